@@ -1,0 +1,145 @@
+# crypto-asm: perlasm-x86 generators and the libcrypto-compatible archive.
+# GNU make.  Overridable: CC, CFLAGS, PERL, PREFIX, DESTDIR, AES_CORE,
+# VECTORS, DIFF_CASES, DIFF_SEED.
+
+CC      ?= cc
+PERL    ?= perl
+AR      ?= ar
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror=implicit-function-declaration
+CPPFLAGS_ALL := -Iinclude -Icrypto -I$(BUILD)/gen -D_GNU_SOURCE
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+
+# Which C AES core goes into the archive: "table" (T-tables, fast, the
+# default, as OpenSSL's aes_core.c) or "ct" (constant time, slow).
+AES_CORE ?= table
+VECTORS  ?= ../shared/vectors
+
+BUILD   := build
+LIBNAME := libcrypto-asm.a
+LIB     := $(BUILD)/$(LIBNAME)
+CT_LIB  := $(BUILD)/ct/$(LIBNAME)
+
+ifeq ($(filter $(AES_CORE),table ct),)
+$(error AES_CORE must be "table" or "ct", not "$(AES_CORE)")
+endif
+
+# --- the library -----------------------------------------------------------
+COMMON_SRCS := \
+	crypto/aes/aes_core.c \
+	crypto/aes/aes_cbc.c \
+	crypto/modes/cbc128.c \
+	crypto/modes/ctr128.c \
+	crypto/modes/xts128.c \
+	crypto/modes/lrw128.c \
+	crypto/sha/sha1_block_c.c \
+	crypto/sha/sha1_dgst.c \
+	crypto/sha/sha1_block_noasm.c \
+	crypto/cpuid/ia32cap_mask.c \
+	crypto/cpuid/ia32cap_detect.c \
+	crypto/dispatch/registry.c \
+	crypto/dispatch/aes_api.c \
+	crypto/dispatch/sha1_api.c
+
+CORE_table := crypto/aes/aes_table.c
+CORE_ct    := crypto/aes/aes_ct.c
+
+objs_of = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+
+LIB_OBJS    := $(call objs_of,obj,$(COMMON_SRCS) $(CORE_$(AES_CORE)))
+CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct))
+
+GEN_HDRS := $(BUILD)/gen/aes_tables.h
+
+.PHONY: all test bench install uninstall clean test-deps
+.DELETE_ON_ERROR:
+
+all: $(LIB) tests bench-bin
+
+$(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl
+	@mkdir -p $(@D)
+	$(PERL) $< $@
+
+$(BUILD)/obj/%.o: %.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# The constant-time core is always built too, so `make test` checks both.
+$(CT_LIB): $(CT_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# --- tests -----------------------------------------------------------------
+TEST_LIB_SRCS := $(wildcard test/lib/*.c)
+TEST_LIB_OBJS := $(call objs_of,obj,$(TEST_LIB_SRCS))
+TEST_PROGS    := $(patsubst test/%.c,$(BUILD)/test/%,$(wildcard test/*.c))
+# Programs that also run against the constant-time core.
+CT_TEST_PROGS := $(patsubst %,$(BUILD)/test/ct/%,$(CT_TESTS))
+CT_TESTS      := kat_aes kat_modes diff_openssl
+TEST_LDLIBS   := -ldl -lpthread
+
+$(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
+
+$(BUILD)/test/ct/%: $(BUILD)/obj/test/%.o $(TEST_LIB_OBJS) $(CT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(CT_LIB) $(TEST_LDLIBS)
+
+.PHONY: tests
+tests: $(TEST_PROGS) $(CT_TEST_PROGS)
+
+test-deps:
+	@sh tools/install-test-deps.sh
+
+test: all test-deps
+	BUILD=$(BUILD) VECTORS=$(VECTORS) prove -v test/t/
+
+# --- benchmark -------------------------------------------------------------
+BENCH := $(BUILD)/bench/bench
+.PHONY: bench-bin
+bench-bin: $(BENCH)
+
+$(BENCH): $(BUILD)/obj/bench/bench.o $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
+
+bench: $(BENCH) test-deps
+	$(BENCH) $(BENCH_ARGS)
+
+# --- install ---------------------------------------------------------------
+HEADERS := include/cryptoasm.h include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
+# Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
+# the system OpenSSL's; pkg-config adds the directory for users who want it.
+PKG_INCDIR := $(INCDIR)/crypto-asm
+
+$(BUILD)/libcrypto-asm.pc: tools/libcrypto-asm.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCDIR@|$(PKG_INCDIR)|' $< > $@
+
+install: $(LIB) $(BUILD)/libcrypto-asm.pc
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PKG_INCDIR)/openssl
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/$(LIBNAME)
+	install -m 644 $(BUILD)/libcrypto-asm.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 644 include/cryptoasm.h $(DESTDIR)$(PKG_INCDIR)/
+	install -m 644 include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h $(DESTDIR)$(PKG_INCDIR)/openssl/
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(LIBNAME) $(DESTDIR)$(LIBDIR)/pkgconfig/libcrypto-asm.pc
+	rm -rf $(DESTDIR)$(PKG_INCDIR)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,83 @@
+/*
+ * Registry of implementations behind the dispatching API (internal).
+ *
+ * Each AES and SHA-1 implementation is a table entry naming the CPU features
+ * it needs as bits of OPENSSL_ia32cap_P.  Entries are listed fastest first;
+ * the dispatcher takes the first one whose bits are all present.  Tests and
+ * the benchmark walk the same tables to call every implementation directly.
+ */
+#ifndef CRYPTO_ASM_IMPL_H
+#define CRYPTO_ASM_IMPL_H
+
+#include <stddef.h>
+#include <openssl/aes.h>
+#include <openssl/modes.h>
+#include <openssl/sha.h>
+#include "cryptoasm.h"
+
+typedef void (*ecb128_f) (const unsigned char *in, unsigned char *out,
+                          size_t len, const void *key, int enc);
+typedef void (*sha1_block_f) (SHA_CTX *c, const void *p, size_t nblocks);
+
+struct casm_aes_impl {
+    const char *name;
+    unsigned int need[4];   /* OPENSSL_ia32cap_P bits that must all be set */
+    const char *need_name;  /* the features in words, for SKIP messages */
+    /*
+     * OPENSSL_ia32cap value under which the dispatcher picks this entry,
+     * or NULL when a faster entry always wins (then only direct calls
+     * reach it).  The same mask puts OpenSSL on its equivalent path.
+     */
+    const char *force_mask;
+    int (*set_encrypt_key) (const unsigned char *key, int bits, AES_KEY *k);
+    int (*set_decrypt_key) (const unsigned char *key, int bits, AES_KEY *k);
+    block128_f encrypt, decrypt;
+    ecb128_f ecb;           /* NULL: one block at a time */
+    cbc128_f cbc;           /* NULL: CRYPTO_cbc128_* over encrypt/decrypt */
+    ctr128_f ctr32;         /* NULL: CRYPTO_ctr128_encrypt over encrypt */
+};
+
+struct casm_sha1_impl {
+    const char *name;
+    unsigned int need[4];
+    const char *need_name;
+    const char *force_mask;
+    sha1_block_f block;
+};
+
+extern const struct casm_aes_impl *const casm_aes_impls[];
+extern const size_t casm_aes_impl_count;
+extern const struct casm_sha1_impl *const casm_sha1_impls[];
+extern const size_t casm_sha1_impl_count;
+
+/* 1 if every bit in need[] is set in OPENSSL_ia32cap_P. */
+int casm_cpu_has(const unsigned int need[4]);
+
+const struct casm_aes_impl *casm_aes_impl_by_name(const char *name);
+const struct casm_sha1_impl *casm_sha1_impl_by_name(const char *name);
+const struct casm_aes_impl *casm_aes_best(void);
+const struct casm_sha1_impl *casm_sha1_best(void);
+
+/* Schedule k with a chosen implementation (whether or not the CPU has it). */
+int casm_aes_set_key_with(CASM_AES_KEY *k, const struct casm_aes_impl *impl,
+                          const unsigned char *key, int bits);
+int casm_aes_xts_set_key_with(CASM_AES_XTS_KEY *k,
+                              const struct casm_aes_impl *impl,
+                              const unsigned char *key, int bits);
+int casm_aes_lrw_set_key_with(CASM_AES_LRW_KEY *k,
+                              const struct casm_aes_impl *impl,
+                              const unsigned char *key, int bits);
+
+/* SHA-1 of a whole message through one chosen block function. */
+void casm_sha1_with(sha1_block_f block, const void *data, size_t len,
+                    unsigned char md[20]);
+/* SHA1_Update/SHA1_Final with an explicit block function. */
+void casm_sha1_update_with(SHA_CTX *c, const void *data, size_t len,
+                           sha1_block_f block);
+void casm_sha1_final_with(unsigned char md[20], SHA_CTX *c,
+                          sha1_block_f block);
+
+/* The portable C references. */
+void sha1_block_data_order_c(SHA_CTX *c, const void *p, size_t nblocks);
+
+#endif

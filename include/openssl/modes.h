@@ -1,0 +1,99 @@
+/*
+ * Block cipher modes over pluggable block functions: declarations compatible
+ * with OpenSSL's <openssl/modes.h>, plus LRW, which OpenSSL lacks.
+ *
+ * A block128_f encrypts or decrypts one block.  The bulk hooks (cbc128_f,
+ * ctr128_f) let an implementation process many blocks per call; the modes
+ * fall back to block128_f where no bulk hook is given.
+ */
+#ifndef CRYPTO_ASM_OPENSSL_MODES_H
+#define CRYPTO_ASM_OPENSSL_MODES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void (*block128_f) (const unsigned char in[16],
+                            unsigned char out[16], const void *key);
+
+typedef void (*cbc128_f) (const unsigned char *in, unsigned char *out,
+                          size_t len, const void *key,
+                          unsigned char ivec[16], int enc);
+
+/*
+ * Encrypt `blocks` counter blocks: the last 32 bits of ivec are a big-endian
+ * counter that wraps without carrying into the upper 96 bits.
+ */
+typedef void (*ctr128_f) (const unsigned char *in, unsigned char *out,
+                          size_t blocks, const void *key,
+                          const unsigned char ivec[16]);
+
+void CRYPTO_cbc128_encrypt(const unsigned char *in, unsigned char *out,
+                           size_t len, const void *key,
+                           unsigned char ivec[16], block128_f block);
+void CRYPTO_cbc128_decrypt(const unsigned char *in, unsigned char *out,
+                           size_t len, const void *key,
+                           unsigned char ivec[16], block128_f block);
+
+/*
+ * Counter mode with the whole 128-bit counter block incremented big-endian.
+ * Streams across calls: ecount_buf holds the current key-stream block and
+ * *num how much of it is used (start with *num = 0).
+ */
+void CRYPTO_ctr128_encrypt(const unsigned char *in, unsigned char *out,
+                           size_t len, const void *key,
+                           unsigned char ivec[16],
+                           unsigned char ecount_buf[16], unsigned int *num,
+                           block128_f block);
+/* The same result, with the bulk done by a 32-bit-counter function. */
+void CRYPTO_ctr128_encrypt_ctr32(const unsigned char *in, unsigned char *out,
+                                 size_t len, const void *key,
+                                 unsigned char ivec[16],
+                                 unsigned char ecount_buf[16],
+                                 unsigned int *num, ctr128_f ctr);
+
+/*
+ * XTS (IEEE 1619) with ciphertext stealing.  key1/block1 process the data
+ * (encrypt or decrypt direction), key2/block2 encrypt the tweak.
+ */
+struct xts128_context {
+    void *key1, *key2;
+    block128_f block1, block2;
+};
+typedef struct xts128_context XTS128_CONTEXT;
+
+/* Returns 0, or -1 if len < 16. */
+int CRYPTO_xts128_encrypt(const XTS128_CONTEXT *ctx,
+                          const unsigned char iv[16],
+                          const unsigned char *inp, unsigned char *out,
+                          size_t len, int enc);
+
+/*
+ * LRW (IEEE P1619 draft, as Linux dm-crypt's "lrw" mode):
+ *   T = K2 (x) I  in GF(2^128), C = E_K1(P ^ T) ^ T,  I += 1 per block.
+ * I is the 128-bit big-endian block index of the first block.  The context
+ * holds K2 times each 2^(k+1)-1, so stepping I costs one XOR per block.
+ */
+struct lrw128_context {
+    void *key1;
+    block128_f block1;               /* encrypt or decrypt direction */
+    unsigned char k2[16];            /* tweak key */
+    unsigned char step[128][16];     /* K2 (x) (2^(k+1) - 1), k = 0..127 */
+};
+typedef struct lrw128_context LRW128_CONTEXT;
+
+void CRYPTO_lrw128_init(LRW128_CONTEXT *ctx, void *key1, block128_f block1,
+                        const unsigned char k2[16]);
+/* Returns 0, or -1 if len is not a multiple of 16. */
+int CRYPTO_lrw128_encrypt(const LRW128_CONTEXT *ctx,
+                          const unsigned char index[16],
+                          const unsigned char *inp, unsigned char *out,
+                          size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
