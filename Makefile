@@ -7,7 +7,6 @@ PERL    ?= perl
 AR      ?= ar
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror=implicit-function-declaration
-CPPFLAGS_ALL := -Iinclude -Icrypto -I$(BUILD)/gen -D_GNU_SOURCE
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -20,6 +19,7 @@ AES_CORE ?= table
 VECTORS  ?= ../shared/vectors
 
 BUILD   := build
+CPPFLAGS_ALL := -Iinclude -Icrypto -I$(BUILD)/gen -D_GNU_SOURCE
 LIBNAME := libcrypto-asm.a
 LIB     := $(BUILD)/$(LIBNAME)
 CT_LIB  := $(BUILD)/ct/$(LIBNAME)

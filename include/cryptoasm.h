@@ -70,7 +70,7 @@ int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
 /* LRW: key is AES key || 16-byte tweak key K2, bits is the AES key size. */
 typedef struct casm_aes_lrw_key {
     CASM_AES_KEY aes;
-    LRW128_CONTEXT enc, dec;
+    LRW128_TWEAK tweak;
 } CASM_AES_LRW_KEY;
 int casm_aes_lrw_set_key(CASM_AES_LRW_KEY *k, const unsigned char *key,
                          int bits);

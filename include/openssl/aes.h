@@ -39,8 +39,9 @@ void AES_decrypt(const unsigned char *in, unsigned char *out,
                  const AES_KEY *key);
 
 /*
- * CBC over whole blocks; a trailing partial block is zero-padded on
- * encryption and its output truncated, as OpenSSL does.  ivec is updated.
+ * CBC; ivec is updated.  As in OpenSSL, a trailing partial block is
+ * zero-padded on encryption and written as a whole block (out needs room
+ * for length rounded up to 16), and on decryption a whole block is read.
  */
 void AES_cbc_encrypt(const unsigned char *in, unsigned char *out,
                      size_t length, const AES_KEY *key,

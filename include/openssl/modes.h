@@ -72,23 +72,23 @@ int CRYPTO_xts128_encrypt(const XTS128_CONTEXT *ctx,
 
 /*
  * LRW (IEEE P1619 draft, as Linux dm-crypt's "lrw" mode):
- *   T = K2 (x) I  in GF(2^128), C = E_K1(P ^ T) ^ T,  I += 1 per block.
- * I is the 128-bit big-endian block index of the first block.  The context
- * holds K2 times each 2^(k+1)-1, so stepping I costs one XOR per block.
+ *   T = K2 (x) I  in GF(2^128), C = E_K1(P ^ T) ^ T,  I += 1 per block,
+ * with byte 0's top bit the coefficient of x^127.  I is the 128-bit
+ * big-endian index of the first block.  The tweak table holds K2 times each
+ * 2^(k+1)-1, the XOR between consecutive tweaks, so stepping I costs one
+ * XOR per block.  It does not depend on the direction, so one table serves
+ * both: pass the data key with its encrypt or decrypt block function.
  */
-struct lrw128_context {
-    void *key1;
-    block128_f block1;               /* encrypt or decrypt direction */
-    unsigned char k2[16];            /* tweak key */
+struct lrw128_tweak {
+    unsigned char k2[16];
     unsigned char step[128][16];     /* K2 (x) (2^(k+1) - 1), k = 0..127 */
 };
-typedef struct lrw128_context LRW128_CONTEXT;
+typedef struct lrw128_tweak LRW128_TWEAK;
 
-void CRYPTO_lrw128_init(LRW128_CONTEXT *ctx, void *key1, block128_f block1,
-                        const unsigned char k2[16]);
+void CRYPTO_lrw128_init(LRW128_TWEAK *tweak, const unsigned char k2[16]);
 /* Returns 0, or -1 if len is not a multiple of 16. */
-int CRYPTO_lrw128_encrypt(const LRW128_CONTEXT *ctx,
-                          const unsigned char index[16],
+int CRYPTO_lrw128_encrypt(const LRW128_TWEAK *tweak, const void *key1,
+                          block128_f block1, const unsigned char index[16],
                           const unsigned char *inp, unsigned char *out,
                           size_t len);
 

@@ -1,0 +1,172 @@
+/*
+ * The dispatching AES API (cryptoasm.h).  A key remembers the
+ * implementation that scheduled it, because schedules differ between
+ * families; every mode then runs with that implementation's functions,
+ * using its bulk hooks where it has them and the generic modes otherwise.
+ */
+#include <string.h>
+
+#include "impl.h"
+
+int casm_aes_set_key_with(CASM_AES_KEY *k, const struct casm_aes_impl *impl,
+                          const unsigned char *key, int bits)
+{
+    if (k == NULL || key == NULL || impl == NULL)
+        return CASM_ERR_NULL;
+    if (bits != 128 && bits != 192 && bits != 256)
+        return CASM_ERR_BITS;
+    if (impl->set_encrypt_key(key, bits, &k->enc) != 0 ||
+        impl->set_decrypt_key(key, bits, &k->dec) != 0)
+        return CASM_ERR_BITS;
+    k->impl = impl;
+    return 0;
+}
+
+int casm_aes_set_key(CASM_AES_KEY *k, const unsigned char *key, int bits)
+{
+    return casm_aes_set_key_with(k, casm_aes_best(), key, bits);
+}
+
+const char *casm_aes_key_impl(const CASM_AES_KEY *k)
+{
+    return k != NULL && k->impl != NULL ? k->impl->name : NULL;
+}
+
+int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
+                 unsigned char *out, size_t len, int enc)
+{
+    if (k == NULL || k->impl == NULL || (len && (in == NULL || out == NULL)))
+        return CASM_ERR_NULL;
+    if (len % 16 != 0)
+        return CASM_ERR_LENGTH;
+
+    const struct casm_aes_impl *impl = k->impl;
+    const AES_KEY *ks = enc ? &k->enc : &k->dec;
+    if (impl->ecb != NULL) {
+        impl->ecb(in, out, len, ks, enc);
+        return 0;
+    }
+    block128_f block = enc ? impl->encrypt : impl->decrypt;
+    for (size_t i = 0; i < len; i += 16)
+        block(in + i, out + i, ks);
+    return 0;
+}
+
+int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
+                 unsigned char *out, size_t len, unsigned char iv[16],
+                 int enc)
+{
+    if (k == NULL || k->impl == NULL || iv == NULL ||
+        (len && (in == NULL || out == NULL)))
+        return CASM_ERR_NULL;
+    if (len % 16 != 0)
+        return CASM_ERR_LENGTH;
+    if (len == 0)
+        return 0;
+
+    const struct casm_aes_impl *impl = k->impl;
+    const AES_KEY *ks = enc ? &k->enc : &k->dec;
+    if (impl->cbc != NULL)
+        impl->cbc(in, out, len, ks, iv, enc);
+    else if (enc)
+        CRYPTO_cbc128_encrypt(in, out, len, ks, iv, impl->encrypt);
+    else
+        CRYPTO_cbc128_decrypt(in, out, len, ks, iv, impl->decrypt);
+    return 0;
+}
+
+int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
+                 unsigned char *out, size_t len, unsigned char counter[16],
+                 unsigned char ecount[16], unsigned int *num)
+{
+    if (k == NULL || k->impl == NULL || counter == NULL || ecount == NULL ||
+        num == NULL || (len && (in == NULL || out == NULL)))
+        return CASM_ERR_NULL;
+    if (*num >= 16)
+        return CASM_ERR_LENGTH;
+
+    const struct casm_aes_impl *impl = k->impl;
+    if (impl->ctr32 != NULL)
+        CRYPTO_ctr128_encrypt_ctr32(in, out, len, &k->enc, counter, ecount,
+                                    num, impl->ctr32);
+    else
+        CRYPTO_ctr128_encrypt(in, out, len, &k->enc, counter, ecount, num,
+                              impl->encrypt);
+    return 0;
+}
+
+int casm_aes_xts_set_key_with(CASM_AES_XTS_KEY *k,
+                              const struct casm_aes_impl *impl,
+                              const unsigned char *key, int bits)
+{
+    if (k == NULL || key == NULL)
+        return CASM_ERR_NULL;
+    if (bits != 128 && bits != 256)
+        return CASM_ERR_BITS;
+    int ret = casm_aes_set_key_with(&k->data, impl, key, bits);
+    if (ret == 0)
+        ret = casm_aes_set_key_with(&k->tweak, impl, key + bits / 8, bits);
+    return ret;
+}
+
+int casm_aes_xts_set_key(CASM_AES_XTS_KEY *k, const unsigned char *key,
+                         int bits)
+{
+    return casm_aes_xts_set_key_with(k, casm_aes_best(), key, bits);
+}
+
+int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
+                 const unsigned char *in, unsigned char *out, size_t len,
+                 int enc)
+{
+    if (k == NULL || k->data.impl == NULL || iv == NULL || in == NULL ||
+        out == NULL)
+        return CASM_ERR_NULL;
+    if (len < 16)
+        return CASM_ERR_LENGTH;
+
+    const struct casm_aes_impl *impl = k->data.impl;
+    const XTS128_CONTEXT ctx = {
+        .key1 = (void *)(enc ? &k->data.enc : &k->data.dec),
+        .key2 = (void *)&k->tweak.enc,
+        .block1 = enc ? impl->encrypt : impl->decrypt,
+        .block2 = impl->encrypt,
+    };
+    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, enc);
+    return 0;
+}
+
+int casm_aes_lrw_set_key_with(CASM_AES_LRW_KEY *k,
+                              const struct casm_aes_impl *impl,
+                              const unsigned char *key, int bits)
+{
+    if (k == NULL || key == NULL)
+        return CASM_ERR_NULL;
+    int ret = casm_aes_set_key_with(&k->aes, impl, key, bits);
+    if (ret == 0)
+        CRYPTO_lrw128_init(&k->tweak, key + bits / 8);
+    return ret;
+}
+
+int casm_aes_lrw_set_key(CASM_AES_LRW_KEY *k, const unsigned char *key,
+                         int bits)
+{
+    return casm_aes_lrw_set_key_with(k, casm_aes_best(), key, bits);
+}
+
+int casm_aes_lrw(const CASM_AES_LRW_KEY *k, const unsigned char index[16],
+                 const unsigned char *in, unsigned char *out, size_t len,
+                 int enc)
+{
+    if (k == NULL || k->aes.impl == NULL || index == NULL ||
+        (len && (in == NULL || out == NULL)))
+        return CASM_ERR_NULL;
+    if (len % 16 != 0)
+        return CASM_ERR_LENGTH;
+
+    const struct casm_aes_impl *impl = k->aes.impl;
+    CRYPTO_lrw128_encrypt(&k->tweak, enc ? &k->aes.enc : &k->aes.dec,
+                          enc ? impl->encrypt : impl->decrypt, index, in, out,
+                          len);
+    return 0;
+}

@@ -1,0 +1,39 @@
+/* Small helpers shared by the mode implementations (internal). */
+#ifndef CRYPTO_ASM_BLOCK_UTIL_H
+#define CRYPTO_ASM_BLOCK_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* dst = a ^ b over n bytes; any of them may alias. */
+static inline void xor_bytes(unsigned char *dst, const unsigned char *a,
+                             const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] = a[i] ^ b[i];
+}
+
+static inline uint32_t load_be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+           (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline void store_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/* Add 1 to the big-endian number in p[0..n-1], wrapping to 0. */
+static inline void be_increment(unsigned char *p, size_t n)
+{
+    while (n-- > 0)
+        if (++p[n] != 0)
+            break;
+}
+
+#endif
