@@ -63,8 +63,12 @@ void casm_ia32cap_detect(unsigned int out[4])
     unsigned int edx = r1.d, ecx = r1.c;
 
     if (amd_cores) {
-        /* Bit 28 stays only if there are more logical CPUs than cores. */
-        if ((edx & (1u << 28)) && logical <= (unsigned int)amd_cores)
+        /*
+         * Bit 28 stays only if there are more logical CPUs than cores.
+         * OpenSSL compares the low bytes only (256 cores count as 0).
+         */
+        if ((edx & (1u << 28)) &&
+            (unsigned char)logical <= (unsigned char)amd_cores)
             edx &= ~(1u << 28);
     } else {
         edx &= ~(1u << 30 | 1u << 20);  /* reserved; reused below */
@@ -91,8 +95,9 @@ void casm_ia32cap_detect(unsigned int out[4])
         struct regs r7 = cpuid(7, 0);
         if (!(ecx & (1u << 26)))
             r7.b &= ~(1u << 19);       /* no ADX on Knights */
-        if ((r1.a & 0x0fff0ff0) == 0x00050650 && intel)
-            r7.b &= ~CAP_W2_AVX512F;   /* Skylake-X: OpenSSL avoids it */
+        /* Skylake-X: OpenSSL avoids AVX-512F there (any vendor). */
+        if ((r1.a & 0x0fff0ff0) == 0x00050650)
+            r7.b &= ~CAP_W2_AVX512F;
         out[2] = r7.b;
         out[3] = r7.c;
     }

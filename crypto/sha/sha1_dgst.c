@@ -80,7 +80,7 @@ void casm_sha1_final_with(unsigned char md[20], SHA_CTX *c,
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 4; j++)
             md[4 * i + j] = (unsigned char)(h[i] >> (24 - 8 * j));
-    /* Leave no message or state behind, as OpenSSL's SHA1_Final does not. */
+    /* Wipe the context: no message bytes or chaining state stay behind. */
     memset(c, 0, sizeof(*c));
 }
 

@@ -1,0 +1,52 @@
+# Draws a benchmark CSV as one PNG: cycles/byte against buffer size (log x),
+# one line per path (each implementation and each OpenSSL column); one panel
+# per AES mode at 128-bit keys, and SHA-1 with update size = block size.
+#
+#   build/bench/bench --csv bench.csv
+#   gnuplot -e "csv='bench.csv'; out='bench.png'" bench/plot.gp
+#
+# csv and out default to bench.csv and bench.png.  Needs gnuplot 5 (the
+# pngcairo terminal, else png) and awk, which selects the rows.
+
+if (!exists("csv")) csv = 'bench.csv'
+if (!exists("out")) out = 'bench.png'
+
+# awk condition picking the rows of a panel (CSV fields:
+# 1 table, 2 mode, 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte).
+rows(m) = (m eq 'sha1') ? sprintf('$2 == "%s" && $4 == $5', m) \
+                        : sprintf('$2 == "%s" && $3 == 128', m)
+# Distinct values of field f over the rows matching cond, in file order.
+distinct(f, cond) = system(sprintf( \
+    "awk -F, 'NR > 1 && %s && !seen[$%d]++ { print $%d }' '%s'", \
+    cond, f, f, csv))
+# "bytes cycles_per_byte" of one path in one panel, by size.
+series(m, p) = sprintf( \
+    "< awk -F, 'NR > 1 && %s && $6 == \"%s\" { print $4, $7 }' '%s' | sort -n", \
+    rows(m), p, csv)
+
+modes = distinct(2, '1')
+n = words(modes)
+if (n == 0) { print sprintf("plot.gp: no data in %s", csv); exit }
+cols = (n >= 5) ? 3 : (n >= 2 ? 2 : 1)
+lines = int((n + cols - 1) / cols)
+
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size 560 * cols, 420 * lines font ',9' noenhanced
+} else {
+    set terminal png size 560 * cols, 420 * lines noenhanced
+}
+set output out
+
+set multiplot layout lines, cols title sprintf('%s: cycles/byte (TSC), lower is faster', csv)
+set logscale x 2
+set logscale y
+set xlabel 'bytes'
+set ylabel 'cycles/byte'
+set grid
+set key top right
+do for [m in modes] {
+    set title (m eq 'sha1') ? 'sha1 (update = block)' : m . ' AES-128'
+    paths = distinct(6, rows(m))
+    plot for [p in paths] series(m, p) using 1:2 with linespoints title p
+}
+unset multiplot

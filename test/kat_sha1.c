@@ -1,0 +1,279 @@
+/*
+ * SHA-1 known-answer tests over $VECTORS/sha1 (NIST CAVP byte-oriented
+ * ShortMsg, LongMsg and Monte, plus the FIPS 180 examples), for one entry
+ * of the SHA-1 registry.
+ *
+ *   kat_sha1 --list                          NAME<TAB>FORCE_MASK per entry
+ *   kat_sha1 --impl NAME [--expect-dispatch]
+ *
+ * Each message is hashed whole with NAME's block function, and streamed
+ * through casm_sha1_update_with in odd-sized chunks.  When NAME is the
+ * implementation the dispatcher uses now, the public SHA1(), SHA1_Init/
+ * Update/Final and casm_sha1() are checked as well.  One TAP test per file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "impl.h"
+#include "lib/impl_cli.h"
+#include "lib/tap.h"
+#include "lib/vecfile.h"
+
+static const struct casm_sha1_impl *impl;
+static int is_default;          /* the public API runs impl too */
+
+/* Odd sizes so chunk edges fall everywhere relative to 64-byte blocks. */
+static const size_t chunk_sizes[] = { 1, 63, 65, 3, 127, 129, 7, 4093 };
+
+/*
+ * msg in odd-sized chunks, through casm_sha1_update_with(impl->block) or,
+ * with public_api, through SHA1_Update/SHA1_Final.
+ */
+static void stream(const unsigned char *msg, size_t len, unsigned char md[20],
+                   int public_api)
+{
+    SHA_CTX c;
+    SHA1_Init(&c);
+    for (size_t pos = 0, i = 0; pos < len; i++) {
+        size_t n = chunk_sizes[i % (sizeof(chunk_sizes) / sizeof(chunk_sizes[0]))];
+        if (n > len - pos)
+            n = len - pos;
+        if (public_api)
+            SHA1_Update(&c, msg + pos, n);
+        else
+            casm_sha1_update_with(&c, msg + pos, n, impl->block);
+        pos += n;
+    }
+    if (public_api)
+        SHA1_Final(md, &c);
+    else
+        casm_sha1_final_with(md, &c, impl->block);
+}
+
+/* One message through every path this implementation is reachable by. */
+static void sha1_check(struct vec_file *vf, const struct vec_record *r,
+                       const unsigned char *msg, size_t len,
+                       const unsigned char want[20])
+{
+    unsigned char md[20];
+
+    memset(md, 0, sizeof(md));
+    casm_sha1_with(impl->block, msg, len, md);
+    vec_cmp(vf, r, "casm_sha1_with", want, md, 20);
+    memset(md, 0, sizeof(md));
+    stream(msg, len, md, 0);
+    vec_cmp(vf, r, "casm_sha1_update_with in odd-sized chunks", want, md, 20);
+    if (!is_default)
+        return;
+
+    memset(md, 0, sizeof(md));
+    if (SHA1(msg, len, md) != md)
+        vec_fail(vf, r, "SHA1() did not return its md argument");
+    vec_cmp(vf, r, "SHA1()", want, md, 20);
+    memset(md, 0, sizeof(md));
+    stream(msg, len, md, 1);
+    vec_cmp(vf, r, "SHA1_Update in odd-sized chunks", want, md, 20);
+    memset(md, 0, sizeof(md));
+    int rc = casm_sha1(msg, len, md);
+    if (rc != 0)
+        vec_fail(vf, r, "casm_sha1 returned %d", rc);
+    else
+        vec_cmp(vf, r, "casm_sha1", want, md, 20);
+}
+
+static unsigned char *get_md(struct vec_file *vf, const struct vec_record *r)
+{
+    size_t n;
+    unsigned char *md = vec_hex(vf, r, "MD", &n);
+    if (md && n != 20) {
+        vec_fail(vf, r, "MD is %zu bytes, expected 20", n);
+        free(md);
+        return NULL;
+    }
+    return md;
+}
+
+/* ShortMsg / LongMsg: Len in bits; for Len = 0, Msg = 00 is a placeholder. */
+static void msg_file(const char *name, long expect)
+{
+    struct vec_file vf;
+    long n = 0, minlen = -1, maxlen = -1;
+
+    if (vec_load(&vf, name) != 0) {
+        vec_fail_file(&vf);
+        return;
+    }
+    for (size_t i = 0; i < vf.nrecords; i++) {
+        const struct vec_record *r = &vf.records[i];
+        size_t msglen;
+        n++;
+        long bits = vec_int(&vf, r, "Len");
+        unsigned char *msg = vec_hex(&vf, r, "Msg", &msglen);
+        unsigned char *md = get_md(&vf, r);
+        if (bits >= 0 && msg && md) {
+            size_t len = (size_t)bits / 8;
+            if (bits % 8)
+                vec_fail(&vf, r, "Len = %ld is not whole bytes", bits);
+            else if (msglen != (len ? len : 1))
+                vec_fail(&vf, r, "Len = %ld but Msg has %zu bytes", bits, msglen);
+            else
+                sha1_check(&vf, r, msg, len, md);
+            if (minlen < 0 || (long)len < minlen)
+                minlen = (long)len;
+            if ((long)len > maxlen)
+                maxlen = (long)len;
+        }
+        free(msg);
+        free(md);
+    }
+    if (n != expect)
+        vec_fail(&vf, NULL, "file has %ld vectors, expected %ld", n, expect);
+    vec_finish(&vf, "%ld vectors (messages of %ld to %ld bytes)", n, minlen,
+               maxlen);
+    vec_free(&vf);
+}
+
+/*
+ * SHAVS Monte Carlo: from Seed, MD0 = MD1 = MD2 = Seed and
+ * MDi = SHA1(MDi-3 || MDi-2 || MDi-1) for i = 3..1002; MD1002 is the
+ * checkpoint and the next Seed.  Each checkpoint starts from the file's
+ * previous value, so one wrong step fails only its own record.
+ */
+static void monte(void (*hash)(const unsigned char *, size_t, unsigned char *),
+                  const unsigned char seed[20], unsigned char out[20])
+{
+    unsigned char m[60];
+    memcpy(m, seed, 20);
+    memcpy(m + 20, seed, 20);
+    memcpy(m + 40, seed, 20);
+    for (int i = 3; i <= 1002; i++) {
+        unsigned char md[20];
+        hash(m, sizeof(m), md);
+        memmove(m, m + 20, 40);
+        memcpy(m + 40, md, 20);
+    }
+    memcpy(out, m + 40, 20);
+}
+
+static void hash_with(const unsigned char *p, size_t n, unsigned char *md)
+{
+    casm_sha1_with(impl->block, p, n, md);
+}
+
+static void hash_public(const unsigned char *p, size_t n, unsigned char *md)
+{
+    SHA1(p, n, md);
+}
+
+static void monte_file(const char *name, long expect)
+{
+    struct vec_file vf;
+    unsigned char seed[20];
+    long n = 0;
+
+    if (vec_load(&vf, name) != 0) {
+        vec_fail_file(&vf);
+        return;
+    }
+    size_t seedlen;
+    unsigned char *s = vec_hex(&vf, &vf.records[0], "Seed", &seedlen);
+    if (s && seedlen != 20)
+        vec_fail(&vf, &vf.records[0], "Seed is %zu bytes, expected 20", seedlen);
+    if (s && seedlen == 20) {
+        memcpy(seed, s, 20);
+        for (size_t i = 1; i < vf.nrecords; i++) {
+            const struct vec_record *r = &vf.records[i];
+            unsigned char got[20], *md = get_md(&vf, r);
+            n++;
+            if (vec_int(&vf, r, "COUNT") != n - 1 || !md) {
+                vec_fail(&vf, r, "expected a record with COUNT = %ld and MD",
+                         n - 1);
+                free(md);
+                break;
+            }
+            monte(hash_with, seed, got);
+            vec_cmp(&vf, r, "casm_sha1_with (Monte Carlo)", md, got, 20);
+            if (is_default) {
+                monte(hash_public, seed, got);
+                vec_cmp(&vf, r, "SHA1() (Monte Carlo)", md, got, 20);
+            }
+            memcpy(seed, md, 20);
+            free(md);
+        }
+    }
+    free(s);
+    if (n != expect)
+        vec_fail(&vf, NULL, "file has %ld checkpoints, expected %ld", n, expect);
+    vec_finish(&vf, "%ld vectors (Monte Carlo checkpoints of 1000 "
+               "iterations)", n);
+    vec_free(&vf);
+}
+
+/* MSG_HEX, or MSG_REPEAT_BYTE repeated MSG_REPEAT_COUNT times. */
+static unsigned char *fips_message(struct vec_file *vf,
+                                   const struct vec_record *r, size_t *len)
+{
+    if (vec_find(r, "MSG_HEX"))
+        return vec_hex(vf, r, "MSG_HEX", len);
+
+    size_t blen;
+    unsigned char *byte = vec_hex(vf, r, "MSG_REPEAT_BYTE", &blen);
+    long count = vec_int(vf, r, "MSG_REPEAT_COUNT");
+    unsigned char *msg = NULL;
+    if (byte && blen != 1)
+        vec_fail(vf, r, "MSG_REPEAT_BYTE is %zu bytes, expected 1", blen);
+    else if (byte && count >= 0 && (msg = malloc((size_t)count + 1)) != NULL) {
+        memset(msg, byte[0], (size_t)count);
+        *len = (size_t)count;
+    }
+    free(byte);
+    return msg;
+}
+
+static void fips_file(const char *name, long expect)
+{
+    struct vec_file vf;
+    long n = 0;
+
+    if (vec_load(&vf, name) != 0) {
+        vec_fail_file(&vf);
+        return;
+    }
+    for (size_t i = 0; i < vf.nrecords; i++) {
+        const struct vec_record *r = &vf.records[i];
+        size_t len = 0;
+        n++;
+        long declared = vec_int(&vf, r, "MSG_LEN");
+        unsigned char *msg = fips_message(&vf, r, &len);
+        unsigned char *md = get_md(&vf, r);
+        if (msg && md && declared >= 0) {
+            if ((size_t)declared != len)
+                vec_fail(&vf, r, "MSG_LEN = %ld but the message has %zu bytes",
+                         declared, len);
+            else
+                sha1_check(&vf, r, msg, len, md);
+        }
+        free(msg);
+        free(md);
+    }
+    if (n != expect)
+        vec_fail(&vf, NULL, "file has %ld vectors, expected %ld", n, expect);
+    vec_finish(&vf, "%ld vectors", n);
+    vec_free(&vf);
+}
+
+int main(int argc, char **argv)
+{
+    impl = impl_cli_sha1(argc, argv);
+    is_default = casm_sha1_best() == impl;
+    if (is_default)
+        tap_diag("%s is the dispatcher's choice: SHA1(), SHA1_Update and "
+                 "casm_sha1 are checked too", impl->name);
+
+    msg_file("sha1/SHA1ShortMsg.rsp", 65);
+    msg_file("sha1/SHA1LongMsg.rsp", 64);
+    monte_file("sha1/SHA1Monte.rsp", 100);
+    fips_file("sha1/fips180-examples.txt", 3);
+    return tap_done();
+}

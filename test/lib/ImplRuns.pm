@@ -1,0 +1,102 @@
+# Shared runner for test/t/*.t scripts that run a C test program once per
+# implementation in the registry, each run shown as an indented TAP subtest
+# under one ok / not ok line of the script's own plan.
+package ImplRuns;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use Time::HiRes qw(time);
+
+our @EXPORT_OK = qw(result registry run_child mask_env describe_mask finish);
+
+my ($count, $failed) = (0, 0);
+
+sub result {
+    my ($ok, $desc, $directive) = @_;
+    $count++;
+    $failed++ unless $ok;
+    print(($ok ? 'ok' : 'not ok'), " $count - $desc",
+          (defined $directive ? " # $directive" : ''), "\n");
+    return $ok;
+}
+
+# The implementations a test program knows, from `PROG --list`:
+# NAME<TAB>FORCE_MASK lines, an empty or "-" mask meaning none.
+# Returns ([name, mask-or-undef], ...); fails a test when that goes wrong.
+sub registry {
+    my ($bin) = @_;
+    return () unless result(-x $bin, "$bin exists");
+    local %ENV = %ENV;
+    delete $ENV{OPENSSL_ia32cap};
+    my @entries;
+    open(my $fh, '-|', $bin, '--list') or die "cannot run $bin: $!\n";
+    while (my $line = <$fh>) {
+        chomp $line;
+        my ($name, $mask) = split /\t/, $line, 2;
+        $mask = undef if defined $mask && ($mask eq '' || $mask eq '-');
+        push @entries, [ $name, $mask ];
+    }
+    close $fh;
+    result($? == 0 && @entries > 0, "$bin --list names the implementations");
+    return @entries;
+}
+
+# Environment for running with OPENSSL_ia32cap = $mask; undef deletes the
+# variable.  Never set it empty: that turns every capability off.
+sub mask_env { return { OPENSSL_ia32cap => $_[0] } }
+
+sub describe_mask {
+    my ($mask) = @_;
+    return defined $mask ? "OPENSSL_ia32cap=$mask" : 'OPENSSL_ia32cap unset';
+}
+
+# run_child(DESC, {VAR => value-or-undef}, CMD...): one subtest.
+# Passes only if the child exits 0, printed a plan and no "not ok";
+# a child that skips everything becomes ok # SKIP.
+sub run_child {
+    my ($desc, $env, @cmd) = @_;
+    return result(0, "$desc: $cmd[0] is missing (run make tests)")
+        unless -x $cmd[0];
+    print "# Subtest: $desc\n";
+    my $t0 = time;
+    my ($plan, $skip_all, $not_ok) = (undef, undef, 0);
+    {
+        local %ENV = %ENV;
+        for my $k (keys %$env) {
+            if (defined $env->{$k}) { $ENV{$k} = $env->{$k} }
+            else                    { delete $ENV{$k} }
+        }
+        my $pid = open(my $fh, '-|');
+        die "fork: $!\n" unless defined $pid;
+        if (!$pid) {
+            open STDERR, '>&', \*STDOUT or die "dup: $!\n";
+            exec @cmd or die "exec $cmd[0]: $!\n";
+        }
+        while (my $line = <$fh>) {
+            $plan = $1 if $line =~ /^1\.\.(\d+)/;
+            $skip_all = $1 if $line =~ /^1\.\.0\s*#\s*SKIP\s*(.*)/i;
+            $not_ok++ if $line =~ /^not ok/;
+            print "    $line";
+        }
+        close $fh;
+    }
+    my $status = $?;
+    printf "    # %.1f s\n", time - $t0;
+    return result(1, $desc, "SKIP $skip_all")
+        if defined $skip_all && $status == 0;
+    my $why = $status & 127   ? 'killed by signal ' . ($status & 127)
+            : $status         ? 'exit status ' . ($status >> 8)
+            : !defined $plan  ? 'no TAP plan'
+            : $not_ok         ? "$not_ok failed"
+            :                   undef;
+    return result(!defined $why, defined $why ? "$desc ($why)" : $desc);
+}
+
+# Prints the plan; the exit status tells prove whether anything failed.
+sub finish {
+    print "1..$count\n";
+    exit($failed ? 1 : 0);
+}
+
+1;

@@ -1,0 +1,374 @@
+#include "ossl.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/aes.h>
+#include <openssl/sha.h>
+
+#define LIBCRYPTO "libcrypto.so.3"
+
+/* OpenSSL's types stay opaque: we only ever hold pointers to them. */
+typedef struct evp_cipher_ctx EVP_CTX;
+typedef struct evp_cipher EVP_CIPH;
+typedef struct evp_md_ctx EVP_MDCTX;
+typedef struct evp_md EVP_DIGEST;
+
+typedef EVP_CTX *(*cipher_ctx_new_f) (void);
+typedef void (*cipher_ctx_free_f) (EVP_CTX *);
+typedef int (*cipher_init_f) (EVP_CTX *, const EVP_CIPH *, void *engine,
+                              const unsigned char *key,
+                              const unsigned char *iv, int enc);
+typedef int (*set_padding_f) (EVP_CTX *, int pad);
+typedef int (*cipher_update_f) (EVP_CTX *, unsigned char *out, int *outl,
+                                const unsigned char *in, int inl);
+typedef int (*cipher_final_f) (EVP_CTX *, unsigned char *out, int *outl);
+typedef const EVP_CIPH *(*cipher_get_f) (void);
+typedef EVP_MDCTX *(*md_ctx_new_f) (void);
+typedef void (*md_ctx_free_f) (EVP_MDCTX *);
+typedef int (*digest_init_f) (EVP_MDCTX *, const EVP_DIGEST *, void *engine);
+typedef int (*digest_update_f) (EVP_MDCTX *, const void *, size_t);
+typedef int (*digest_final_f) (EVP_MDCTX *, unsigned char *md,
+                               unsigned int *len);
+typedef const EVP_DIGEST *(*md_get_f) (void);
+typedef const char *(*version_f) (int type);
+
+static struct {
+    void *handle;
+    cipher_ctx_new_f cipher_ctx_new;
+    cipher_ctx_free_f cipher_ctx_free;
+    cipher_init_f cipher_init;
+    set_padding_f set_padding;
+    cipher_update_f cipher_update;
+    cipher_final_f cipher_final;
+    /* [mode][size]: mode ecb, cbc, ctr, xts; size 128, 192, 256 */
+    cipher_get_f ciphers[4][3];
+    md_ctx_new_f md_ctx_new;
+    md_ctx_free_f md_ctx_free;
+    digest_init_f digest_init;
+    digest_update_f digest_update;
+    digest_final_f digest_final;
+    md_get_f sha1;
+    version_f version;
+} ossl;
+
+static const char *const mode_names[4] = { "ecb", "cbc", "ctr", "xts" };
+
+static char last_error[256];
+static char lib_path[PATH_MAX];
+static char short_version[64];
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof(last_error), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *ossl_error(void)
+{
+    return last_error;
+}
+
+/* dlsym into a function pointer without a data-to-function cast warning. */
+static int resolve(void *fp, const char *name)
+{
+    void *sym = dlsym(ossl.handle, name);
+    if (sym == NULL)
+        return fail("%s: no symbol %s", LIBCRYPTO, name);
+    memcpy(fp, &sym, sizeof(sym));
+    return 0;
+}
+
+static int resolve_all(void)
+{
+    static const char *const sizes[3] = { "128", "192", "256" };
+    int r = 0;
+
+    r |= resolve(&ossl.cipher_ctx_new, "EVP_CIPHER_CTX_new");
+    r |= resolve(&ossl.cipher_ctx_free, "EVP_CIPHER_CTX_free");
+    r |= resolve(&ossl.cipher_init, "EVP_CipherInit_ex");
+    r |= resolve(&ossl.set_padding, "EVP_CIPHER_CTX_set_padding");
+    r |= resolve(&ossl.cipher_update, "EVP_CipherUpdate");
+    r |= resolve(&ossl.cipher_final, "EVP_CipherFinal_ex");
+    for (int m = 0; m < 4; m++) {
+        for (int s = 0; s < 3; s++) {
+            char name[32];
+            if (m == 3 && s == 1)
+                continue;           /* there is no XTS-AES-192 */
+            snprintf(name, sizeof(name), "EVP_aes_%s_%s", sizes[s],
+                     mode_names[m]);
+            r |= resolve(&ossl.ciphers[m][s], name);
+        }
+    }
+    r |= resolve(&ossl.md_ctx_new, "EVP_MD_CTX_new");
+    r |= resolve(&ossl.md_ctx_free, "EVP_MD_CTX_free");
+    r |= resolve(&ossl.digest_init, "EVP_DigestInit_ex");
+    r |= resolve(&ossl.digest_update, "EVP_DigestUpdate");
+    r |= resolve(&ossl.digest_final, "EVP_DigestFinal_ex");
+    r |= resolve(&ossl.sha1, "EVP_sha1");
+    r |= resolve(&ossl.version, "OpenSSL_version");
+    return r;
+}
+
+int ossl_load(char *err, size_t errlen)
+{
+    if (ossl.handle != NULL)
+        return 1;
+    /*
+     * DEEPBIND: libcrypto resolves its own symbols before any global ones,
+     * so its internal AES_encrypt etc. are never ours.  LOCAL: nothing
+     * loaded later sees its symbols either.
+     */
+    void *h = dlopen(LIBCRYPTO, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (h == NULL) {
+        snprintf(err, errlen, "%s", dlerror());
+        return 0;
+    }
+    ossl.handle = h;
+    if (resolve_all() != 0) {
+        snprintf(err, errlen, "%s", last_error);
+        dlclose(h);
+        memset(&ossl, 0, sizeof(ossl));
+        return 0;
+    }
+    struct link_map *lm;
+    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0)
+        snprintf(lib_path, sizeof(lib_path), "%s", lm->l_name);
+    else
+        snprintf(lib_path, sizeof(lib_path), "%s", LIBCRYPTO);
+
+    /* "OpenSSL 3.0.15 3 Sep 2024" -> "OpenSSL 3.0.15" */
+    const char *v = ossl.version(0);
+    const char *sp = strchr(v, ' ');
+    size_t n = sp ? strcspn(sp + 1, " ") + (size_t)(sp + 1 - v) : strlen(v);
+    snprintf(short_version, sizeof(short_version), "%.*s", (int)n, v);
+    return 1;
+}
+
+const char *ossl_version(void)
+{
+    return ossl.version ? ossl.version(0) : "(OpenSSL not loaded)";
+}
+
+const char *ossl_version_short(void)
+{
+    return ossl.version ? short_version : "(OpenSSL not loaded)";
+}
+
+const char *ossl_path(void)
+{
+    return lib_path;
+}
+
+/* The object that holds addr, and whether it is the main executable. */
+static const char *object_of(const void *addr, int *is_main)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    *is_main = 0;
+    if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || lm == NULL)
+        return "(unknown)";
+    /* glibc names the main program by an empty l_name. */
+    *is_main = lm->l_name[0] == '\0';
+    return info.dli_fname ? info.dli_fname : "(unnamed)";
+}
+
+int ossl_check_distinct(char *report, size_t len)
+{
+    if (ossl.handle == NULL) {
+        snprintf(report, len, "OpenSSL not loaded");
+        return 0;
+    }
+    void *their_aes = dlsym(ossl.handle, "AES_encrypt");
+    void *their_sha = dlsym(ossl.handle, "SHA1_Update");
+    void (*our_aes)(const unsigned char *, unsigned char *, const AES_KEY *) =
+        AES_encrypt;
+    int (*our_sha)(SHA_CTX *, const void *, size_t) = SHA1_Update;
+    void *our_aes_p, *our_sha_p, *their_evp;
+    memcpy(&our_aes_p, &our_aes, sizeof(our_aes_p));
+    memcpy(&our_sha_p, &our_sha, sizeof(our_sha_p));
+    memcpy(&their_evp, &ossl.cipher_update, sizeof(their_evp));
+
+    int their_main, ours_main, aes_main;
+    const char *their_obj = object_of(their_evp, &their_main);
+    const char *our_obj = object_of(our_aes_p, &ours_main);
+    const char *their_aes_obj =
+        their_aes ? object_of(their_aes, &aes_main) : LIBCRYPTO;
+
+    int ok = !their_main && strstr(their_obj, LIBCRYPTO) != NULL &&
+             ours_main && strstr(our_obj, LIBCRYPTO) == NULL &&
+             their_aes != our_aes_p && their_sha != our_sha_p &&
+             strstr(their_aes_obj, LIBCRYPTO) != NULL;
+    snprintf(report, len,
+             "OpenSSL EVP_CipherUpdate in %s, AES_encrypt %p in %s; "
+             "ours AES_encrypt %p SHA1_Update %p in %s%s",
+             their_obj, their_aes, their_aes_obj, our_aes_p, our_sha_p,
+             our_obj, ours_main ? " (main executable)" : "");
+    return ok;
+}
+
+/* --- ciphers -------------------------------------------------------------- */
+
+struct ossl_cipher {
+    EVP_CTX *ctx;
+    int mode;
+};
+
+struct ossl_cipher *ossl_cipher_new(void)
+{
+    if (ossl.handle == NULL) {
+        fail("OpenSSL not loaded");
+        return NULL;
+    }
+    struct ossl_cipher *c = calloc(1, sizeof(*c));
+    if (c == NULL || (c->ctx = ossl.cipher_ctx_new()) == NULL) {
+        free(c);
+        fail("EVP_CIPHER_CTX_new failed");
+        return NULL;
+    }
+    return c;
+}
+
+void ossl_cipher_free(struct ossl_cipher *c)
+{
+    if (c == NULL)
+        return;
+    ossl.cipher_ctx_free(c->ctx);
+    free(c);
+}
+
+int ossl_cipher_init(struct ossl_cipher *c, const char *mode, int bits,
+                     int enc, const uint8_t *key, const uint8_t *iv)
+{
+    int m, s;
+    for (m = 0; m < 4 && strcmp(mode, mode_names[m]) != 0; m++)
+        ;
+    if (m == 4)
+        return fail("unknown mode %s", mode);
+    s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
+    if (s < 0 || ossl.ciphers[m][s] == NULL)
+        return fail("no AES-%d-%s in OpenSSL", bits, mode);
+    /* ECB takes no IV; passing one anyway is harmless but untidy. */
+    if (!ossl.cipher_init(c->ctx, ossl.ciphers[m][s](), NULL, key,
+                          m == 0 ? NULL : iv, enc ? 1 : 0))
+        return fail("EVP_CipherInit_ex(AES-%d-%s) failed", bits, mode);
+    if (!ossl.set_padding(c->ctx, 0))
+        return fail("EVP_CIPHER_CTX_set_padding failed");
+    c->mode = m;
+    return 0;
+}
+
+int ossl_cipher_set_iv(struct ossl_cipher *c, const uint8_t *iv)
+{
+    /* enc = -1 keeps the direction; a NULL cipher and key keep those. */
+    if (!ossl.cipher_init(c->ctx, NULL, NULL, NULL, iv, -1))
+        return fail("EVP_CipherInit_ex (new IV) failed");
+    return 0;
+}
+
+int ossl_cipher_update(struct ossl_cipher *c, const uint8_t *in,
+                       uint8_t *out, size_t len)
+{
+    /* EVP takes int lengths; XTS must see its message in one piece. */
+    const size_t step = (size_t)1 << 30;
+    if (c->mode == 3 && len > step)
+        return fail("XTS message of %zu bytes is too long for EVP", len);
+    do {
+        size_t n = len < step ? len : step;
+        int outl = 0;
+        if (!ossl.cipher_update(c->ctx, out, &outl, in, (int)n))
+            return fail("EVP_CipherUpdate(%zu bytes) failed", n);
+        if ((size_t)outl != n)
+            return fail("EVP_CipherUpdate gave %d bytes for %zu", outl, n);
+        in += n;
+        out += n;
+        len -= n;
+    } while (len > 0);
+    return 0;
+}
+
+int ossl_cipher(const char *mode, int bits, int enc, const uint8_t *key,
+                const uint8_t *iv, const uint8_t *in, uint8_t *out,
+                size_t len)
+{
+    static struct ossl_cipher *c;
+    if (c == NULL && (c = ossl_cipher_new()) == NULL)
+        return -1;
+    if (ossl_cipher_init(c, mode, bits, enc, key, iv) != 0 ||
+        ossl_cipher_update(c, in, out, len) != 0)
+        return -1;
+    int outl = 0;
+    if (!ossl.cipher_final(c->ctx, out + len, &outl) || outl != 0)
+        return fail("EVP_CipherFinal_ex failed or gave %d bytes", outl);
+    return 0;
+}
+
+/* --- SHA-1 ------------------------------------------------------------------ */
+
+struct ossl_sha1 {
+    EVP_MDCTX *ctx;
+};
+
+struct ossl_sha1 *ossl_sha1_new(void)
+{
+    if (ossl.handle == NULL) {
+        fail("OpenSSL not loaded");
+        return NULL;
+    }
+    struct ossl_sha1 *s = calloc(1, sizeof(*s));
+    if (s == NULL || (s->ctx = ossl.md_ctx_new()) == NULL) {
+        free(s);
+        fail("EVP_MD_CTX_new failed");
+        return NULL;
+    }
+    return s;
+}
+
+void ossl_sha1_free(struct ossl_sha1 *s)
+{
+    if (s == NULL)
+        return;
+    ossl.md_ctx_free(s->ctx);
+    free(s);
+}
+
+int ossl_sha1_init(struct ossl_sha1 *s)
+{
+    if (!ossl.digest_init(s->ctx, ossl.sha1(), NULL))
+        return fail("EVP_DigestInit_ex(SHA1) failed");
+    return 0;
+}
+
+int ossl_sha1_update(struct ossl_sha1 *s, const void *data, size_t len)
+{
+    if (!ossl.digest_update(s->ctx, data, len))
+        return fail("EVP_DigestUpdate failed");
+    return 0;
+}
+
+int ossl_sha1_final(struct ossl_sha1 *s, uint8_t md[20])
+{
+    unsigned int n = 0;
+    if (!ossl.digest_final(s->ctx, md, &n) || n != 20)
+        return fail("EVP_DigestFinal_ex failed or gave %u bytes", n);
+    return 0;
+}
+
+int ossl_sha1(const void *data, size_t len, uint8_t md[20])
+{
+    static struct ossl_sha1 *s;
+    if (s == NULL && (s = ossl_sha1_new()) == NULL)
+        return -1;
+    if (ossl_sha1_init(s) != 0 || ossl_sha1_update(s, data, len) != 0)
+        return -1;
+    return ossl_sha1_final(s, md);
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/perl
+# AES-CTR, XTS and LRW known-answer tests for every AES implementation in
+# the registry and for the constant-time core.
+use strict;
+use warnings;
+use FindBin;
+require "$FindBin::Bin/kat_runs.pl";
+kat_runs('kat_modes', 1);

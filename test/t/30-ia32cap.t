@@ -1,0 +1,210 @@
+#!/usr/bin/perl
+# OPENSSL_ia32cap: our capability words against OpenSSL 3.0's.
+#
+#  1. test/capmask (unit tests of casm_ia32cap_apply and the environment
+#     path), shown as an indented subtest under one ok/not ok line.
+#  2. For a list of OPENSSL_ia32cap values, build/test/capdump (ours) and
+#     build/test/ossl_capdump (OpenSSL's real parser and CPUID code, from the
+#     system's static libcrypto.a) must print the same four words.  SKIP
+#     when libcrypto.a (libssl-dev) is not installed.
+#  3. The same under qemu-x86_64 -cpu MODEL for a list of CPU models
+#     (Intel ones exercise the synthesised bits 28 and 30 and the
+#     XGETBV-driven clearing; AMD and Hygon ones the other vendor paths).
+#     SKIP when qemu-x86_64 (qemu-user) is missing.
+#
+# Environment: BUILD (default "build"), CC (to locate libcrypto.a).
+use strict;
+use warnings;
+use File::Temp qw(tempfile);
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use ImplRuns qw(result run_child mask_env finish);
+
+my $build = $ENV{BUILD} // 'build';
+my $capmask = "$build/test/capmask";
+my $ours = "$build/test/capdump";
+my $ossl = "$build/test/ossl_capdump";
+
+sub diag { print "#   $_\n" for @_ }
+
+sub in_path {
+    my ($cmd) = @_;
+    for my $dir (split /:/, $ENV{PATH} // '') {
+        return "$dir/$cmd" if $dir ne '' && -x "$dir/$cmd";
+    }
+    return undef;
+}
+
+# run(ENV_VALUE, CMD...): runs CMD with OPENSSL_ia32cap = ENV_VALUE (undef:
+# unset).  Returns (exit status, stdout, stderr).
+sub run {
+    my ($value, @cmd) = @_;
+    my ($efh, $efile) = tempfile(UNLINK => 1);
+    my $pid = open(my $fh, '-|');
+    die "fork: $!\n" unless defined $pid;
+    if ($pid == 0) {
+        if (defined $value) { $ENV{OPENSSL_ia32cap} = $value }
+        else                { delete $ENV{OPENSSL_ia32cap} }
+        open(STDERR, '>&', $efh) or die "stderr: $!\n";
+        exec(@cmd) or do { print STDERR "cannot run $cmd[0]: $!\n"; exit 127 };
+    }
+    local $/;
+    my $out = <$fh> // '';
+    close $fh;
+    my $status = $?;
+    seek($efh, 0, 0);
+    my $err = <$efh> // '';
+    return ($status, $out, $err);
+}
+
+sub describe {
+    my ($value) = @_;
+    return defined $value ? "OPENSSL_ia32cap=\"$value\"" : 'OPENSSL_ia32cap unset';
+}
+
+# --- 1. unit tests ----------------------------------------------------------
+
+run_child("casm_ia32cap_apply unit tests ($capmask)", mask_env(undef), $capmask);
+
+# --- 2. ours against OpenSSL's -----------------------------------------------
+
+# Names of the bits worth naming in a failure report.
+my %bit_name = (
+    '0.10' => 'initialised (synth)', '0.20' => 'Pentium 4 (synth)',
+    '0.24' => 'FXSR', '0.25' => 'SSE', '0.26' => 'SSE2',
+    '0.28' => 'HTT / shared L1 (synth)', '0.30' => 'Intel (synth)',
+    '1.0' => 'SSE3', '1.1' => 'PCLMULQDQ', '1.9' => 'SSSE3',
+    '1.11' => 'AMD XOP (synth)', '1.12' => 'FMA', '1.19' => 'SSE4.1',
+    '1.20' => 'SSE4.2', '1.22' => 'MOVBE', '1.25' => 'AES-NI',
+    '1.26' => 'XSAVE', '1.27' => 'OSXSAVE', '1.28' => 'AVX', '1.30' => 'RDRAND',
+    '2.3' => 'BMI1', '2.5' => 'AVX2', '2.8' => 'BMI2', '2.16' => 'AVX512F',
+    '2.17' => 'AVX512DQ', '2.18' => 'RDSEED', '2.19' => 'ADX',
+    '2.21' => 'AVX512IFMA', '2.29' => 'SHA', '2.30' => 'AVX512BW',
+    '2.31' => 'AVX512VL', '3.1' => 'AVX512VBMI', '3.9' => 'VAES',
+    '3.10' => 'VPCLMULQDQ',
+);
+
+sub words {
+    my ($out) = @_;
+    return $out =~ /^([0-9a-f]{8}) ([0-9a-f]{8}) ([0-9a-f]{8}) ([0-9a-f]{8})$/m
+        ? (map { hex } $1, $2, $3, $4) : ();
+}
+
+# compare(NAME, ENV_VALUE, PREFIX...): runs both dumpers (behind PREFIX, e.g.
+# a qemu command) and reports one test line.
+sub compare {
+    my ($name, $value, @prefix) = @_;
+    my ($s1, $o1, $e1) = run($value, @prefix, $ours);
+    my ($s2, $o2, $e2) = run($value, @prefix, $ossl);
+    my @a = words($o1);
+    my @b = words($o2);
+    if ($s1 != 0 || $s2 != 0 || @a != 4 || @b != 4) {
+        result(0, "$name: both dumpers ran");
+        diag("ours (status $s1):    $o1$e1", "OpenSSL (status $s2): $o2$e2");
+        return;
+    }
+    my $same = !grep { $a[$_] != $b[$_] } 0 .. 3;
+    return if result($same, "$name: ours equals OpenSSL's");
+    diag(sprintf('ours:    %08x %08x %08x %08x', @a),
+         sprintf('OpenSSL: %08x %08x %08x %08x', @b));
+    for my $w (0 .. 3) {
+        my $x = $a[$w] ^ $b[$w];
+        for my $bit (0 .. 31) {
+            next unless $x & (1 << $bit);
+            my $label = $bit_name{"$w.$bit"} // '';
+            diag(sprintf('word %d bit %2d %-24s ours %d, OpenSSL %d', $w, $bit,
+                         $label, ($a[$w] >> $bit) & 1, ($b[$w] >> $bit) & 1));
+        }
+    }
+}
+
+my @values = (
+    undef,                          # detection alone
+    '~0x200000000000000',           # no AES-NI; words 2-3 zero
+    '~0x200020200000000:~0',        # no AES-NI, SSSE3, bit 49; words 2-3 kept
+    ':~0x20000000',                 # no SHA-NI
+    ':~0x20',                       # no AVX2
+    '0x1234',                       # replace words 0-1
+    '0x1234:~0x20',                 # bare V0: words 2-3 stay 0
+    '0x1234:0x5600000078',          # bare V1 replaces words 2-3
+    '~0x1000000',                   # FXSR off clears PCLMULQDQ, XOP, AES-NI, AVX
+    '~0x1000000:~0',
+    '',                             # everything off
+    'garbage', '12abc', '0xzz', ' 0x10', '-1',
+    '~0:~0', '~', ':', '~:~0x20', '~~0x10', '0:~0', '0x10:0x20:0x30',
+    '~0x4000000000000000:0x20',     # no RDRAND, word 2 = 0x20
+    '~0x0123456789abcdef:~0xfedcba9876543210',
+    '0xfedcba9876543210:0x0123456789abcdef',
+    '4660', '011064', '0129', '09', '0x', '0XaBcDeF', '0xABCDEF',
+    '18446744073709551617',         # wraps to 1
+    '0x1ffffffffffffffff',          # wraps to all ones
+    '~0x400:~0',                    # bit 10 comes back
+    ':0xffffffff00000000',
+);
+
+my $cc = $ENV{CC} // 'cc';
+my $libcrypto_a = `$cc -print-file-name=libcrypto.a 2>/dev/null` // '';
+chomp $libcrypto_a;
+my $have_libcrypto_a = $libcrypto_a =~ m{/} && -e $libcrypto_a;
+
+my $skip_ossl;
+if (!$have_libcrypto_a) {
+    $skip_ossl = 'no libcrypto.a (install libssl-dev)';
+} elsif (!-x $ossl || !-x $ours) {
+    result(0, "$ossl and $ours are built (run make tests)");
+    $skip_ossl = 'dumpers not built';
+}
+
+for my $value (@values) {
+    my $name = describe($value);
+    if (defined $skip_ossl) {
+        result(1, "$name: ours equals OpenSSL's", "SKIP $skip_ossl");
+    } else {
+        compare($name, $value);
+    }
+}
+
+# --- 3. the same under qemu CPU models --------------------------------------
+
+my @models = (
+    'Westmere', 'Nehalem', 'Haswell',          # the Intel models first
+    'SandyBridge', 'Broadwell', 'Skylake-Server', 'Icelake-Server',
+    'KnightsMill',                             # XSAVE hidden, ADX cleared
+    'Denverton', 'Conroe', 'core2duo',
+    'Haswell,family=15',                       # Intel family 15: bit 20
+    'Haswell,model=0x57',                      # Knights Landing signature
+    'Haswell,-xsave',                          # no XSAVE: AVX off
+    'Broadwell,-xsave',                        # no XSAVE: ADX cleared too
+    'Haswell,level=6',                         # no leaf 7: words 2-3 zero
+    'EPYC', 'EPYC-Milan', 'Opteron_G4', 'qemu64',
+    'EPYC,xlevel=0x80000001',                  # AMD without leaf 0x80000008
+    'Dhyana',                                  # Hygon: neither vendor path
+    'max',
+);
+my @qemu_values = (undef, '~0x1000000:~0x20');
+
+my $qemu = in_path('qemu-x86_64');
+my $skip_qemu = !defined $qemu ? 'no qemu-x86_64 (install qemu-user)'
+              : defined $skip_ossl ? $skip_ossl
+              : undef;
+for my $model (@models) {
+    my $skip_model = $skip_qemu;
+    if (!defined $skip_model) {
+        my ($s, $o, $e) = run(undef, $qemu, '-cpu', $model, $ours, '--detect');
+        if ($s != 0) {
+            my ($first) = split /\n/, $e;
+            $skip_model = "qemu-x86_64 cannot run -cpu $model: "
+                        . ($first // "status $s");
+        }
+    }
+    for my $value (@qemu_values) {
+        my $name = "qemu -cpu $model, " . describe($value);
+        if (defined $skip_model) {
+            result(1, "$name: ours equals OpenSSL's", "SKIP $skip_model");
+        } else {
+            compare($name, $value, $qemu, '-cpu', $model);
+        }
+    }
+}
+
+finish();
