@@ -1,0 +1,64 @@
+# Win64 with MASM (ml64): best effort.  There is no MASM on these machines,
+# so this output is never assembled by the tests; it differs from nasm only
+# in spelling (PTR sizes, segment directives, EXTERN/PUBLIC, IMAGEREL).
+package X64::Emit::Masm;
+
+use strict;
+use warnings;
+use parent -norequire, 'X64::Emit::Nasm';
+require X64::Emit::Nasm;
+
+my %SIZE = (1 => 'BYTE', 2 => 'WORD', 4 => 'DWORD', 8 => 'QWORD',
+            16 => 'XMMWORD', 32 => 'YMMWORD', 64 => 'ZMMWORD');
+sub size_keyword { my ($self, $n) = @_; return "$SIZE{$n} PTR " }
+
+sub mem_text {
+    my ($self, $op) = @_;
+    my $t = $self->SUPER::mem_text($op);
+    $t =~ s/^\[rel (.*)\]$/$1/;        # RIP-relative is the default
+    return $t;
+}
+
+sub expr {
+    my ($self, $e) = @_;
+    $e = $self->SUPER::expr($e);
+    $e =~ s/\$(?![\w])/\$/g;
+    return $e;
+}
+
+sub file_header { return "OPTION\tDOTNAME\n" }
+sub file_footer { return "END\n" }
+
+my %SEGMENT = (
+    text   => '.text$	SEGMENT ALIGN(64) \'CODE\'',
+    data   => '.data',
+    rodata => '.rdata	SEGMENT READONLY ALIGN(64)',
+    pdata  => '.pdata	SEGMENT READONLY ALIGN(4)',
+    xdata  => '.xdata	SEGMENT READONLY ALIGN(8)',
+);
+sub section {
+    my ($self, $kind, $raw) = @_;
+    my $close = $self->{open_segment} ? "$self->{open_segment}\tENDS\n" : '';
+    my $seg = $SEGMENT{$kind}
+        or X64::Emit::Nasm::die_here("section $raw has no masm equivalent");
+    ($self->{open_segment}) = $seg =~ /^(\S+)/;
+    $self->{open_segment} = undef if $seg eq '.data';
+    return $close . "$seg\n";
+}
+
+sub p2align { my ($self, $n) = @_; return "ALIGN\t$n\n" }
+sub asciz { my ($self, $s) = @_; return "\tDB\t$s,0\n" }
+sub rva { my ($self, $e) = @_; return "\tDD\tIMAGEREL " . $self->expr($e) . "\n" }
+sub global { my ($self, $n) = @_; return "PUBLIC\t" . $self->symbol($n) . "\n" }
+sub extern { my ($self, $n) = @_; return "EXTERN\t" . $self->symbol($n) . ":NEAR\n" }
+sub comm { my ($self, $n, $size) = @_; return "COMM\t" . $self->symbol($n) . ":BYTE:$size\n" }
+sub label { my ($self, $n) = @_; return $self->symbol($n) . "::\n" }
+sub endbr { return "\tDB\t0F3h,00Fh,01Eh,0FAh\n" }
+
+sub file_footer {
+    my ($self) = @_;
+    my $close = $self->{open_segment} ? "$self->{open_segment}\tENDS\n" : '';
+    return $close . "END\n";
+}
+
+1;

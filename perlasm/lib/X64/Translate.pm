@@ -1,0 +1,514 @@
+# Stage 2 of the 64-bit layer: ABI, frames and unwind bookkeeping.
+#
+# Takes parsed statements (X64::Parser), keeps the unwind state of the
+# current function (X64::UnwindState), expands the frame helper
+# (.function/.return/.endfunction) into prologue, Win64 argument moves and
+# epilogue, and hands text-producing calls to the flavour's emitter.  On
+# Win64 it cuts each function into constant-state regions and writes
+# their .pdata/.xdata at the end (X64::Win64Unwind).
+package X64::Translate;
+
+use strict;
+use warnings;
+use X64::Parser qw(parse_line);
+use X64::ISA qw(register_info lookup_mnemonic);
+use X64::UnwindState;
+use X64::Win64Unwind;
+
+sub fail { die "$_[0]\n" }
+
+my @SYSV_ARGS  = qw(rdi rsi rdx rcx r8 r9);
+my @WIN64_ARGS = qw(rcx rdx r8 r9);
+my %CALLEE_SAVED_SYSV = map { $_ => 1 } qw(rbx rbp r12 r13 r14 r15);
+
+sub new {
+    my ($class, %opt) = @_;
+    my $self = bless {
+        emit => $opt{emitter},
+        out => '',
+        section => 'text',
+        prev_section => 'text',
+        func => undef,          # the function being translated
+        functions => [],        # finished functions with Win64 regions
+        arg_shuffle => {},      # raw dialect: .type f,@function,N
+        label_seq => 0,
+    }, $class;
+    $self->{emit}{constants} = {};
+    return $self;
+}
+
+sub emit { my ($self, $text) = @_; $self->{out} .= $text }
+sub win64 { $_[0]{emit}->win64 }
+sub new_label { my ($self, $what) = @_; return ".L${what}_" . $self->{label_seq}++ }
+
+# --- entry points ------------------------------------------------------------
+sub line {
+    my ($self, $text) = @_;
+    $self->statement($_) for parse_line($text);
+}
+
+sub finish {
+    my ($self) = @_;
+    fail("function $self->{func}{name} is not closed (.endfunction or .cfi_endproc missing)")
+        if $self->{func};
+    my $e = $self->{emit};
+    my $out = $e->file_header . $e->section('text') . $self->{out};
+    $out .= $self->win64_tables if $self->win64;
+    return $out . $e->file_footer;
+}
+
+# --- statements --------------------------------------------------------------
+sub statement {
+    my ($self, $st) = @_;
+    if ($st->{kind} eq 'label') {
+        $self->emit($self->{emit}->label($st->{name}));
+        $self->{last_label} = $st->{name};
+        if ($self->win64 && defined(my $n = $self->{arg_shuffle}{ $st->{name} })) {
+            $self->{pending_shuffle} = [ $st->{name}, $n ];
+        }
+        return;
+    }
+    return $self->directive($st) if $st->{kind} eq 'directive';
+    $self->instruction($st);
+}
+
+sub instruction {
+    my ($self, $st) = @_;
+    my $m = $st->{mnemonic};
+    if ($m eq 'endbranch' || $m eq 'endbr64') {
+        $self->{func}{code_in_region} = 1 if $self->{func};
+        $self->emit($self->{emit}->endbr);
+        $self->raw_shuffle_prologue if $self->{pending_shuffle};
+        return;
+    }
+    $self->raw_shuffle_prologue if $self->{pending_shuffle};
+    for my $op (@{ $st->{operands} }) {
+        $self->resolve_arg($op) if $op->{type} eq 'expr' && $op->{expr} =~ /^\@arg/;
+    }
+    my $f = $self->{func};
+    if ($f && $f->{raw_shuffle} && $m =~ /^retq?$/) {
+        # Raw dialect on Win64: put back the caller's rdi and rsi.
+        $self->insn('mov', '8(%rsp)', '%rdi');
+        $self->insn('mov', '16(%rsp)', '%rsi');
+    }
+    $self->note_rsp_change($st) if $f && $f->{helper};
+    $self->emit_insn($st);
+}
+
+# Emit one instruction given as AT&T text operands.
+sub insn {
+    my ($self, $mnemonic, @ops) = @_;
+    my ($st) = parse_line("$mnemonic\t" . join(',', @ops));
+    $self->emit_insn($st);
+}
+
+sub emit_insn {
+    my ($self, $st) = @_;
+    $self->{func}{code_in_region} = 1 if $self->{func};
+    $self->emit($self->{emit}->insn($st));
+}
+
+# Body code of a frame-helper function may move rsp; stack arguments are
+# then only reachable through the frame pointer.
+sub note_rsp_change {
+    my ($self, $st) = @_;
+    my $dst = $st->{operands}[-1];
+    my $name = lookup_mnemonic($st->{mnemonic})->{name};
+    if ($name =~ /^(push|pop|call)$/
+        || ($dst && $dst->{type} eq 'reg' && $dst->{reg} eq 'rsp')) {
+        $self->{func}{rsp_moved} = 1;
+    }
+}
+
+# --- directives --------------------------------------------------------------
+my %DATA_DIRECTIVE = ('.byte' => 'byte', '.value' => 'value', '.word' => 'value',
+                      '.short' => 'value', '.long' => 'long', '.int' => 'long',
+                      '.quad' => 'quad');
+
+sub split_args { my ($t) = @_; return X64::Parser::split_operands($t) }
+
+sub directive {
+    my ($self, $st) = @_;
+    my ($name, $args) = @$st{qw(name args)};
+    my $e = $self->{emit};
+
+    return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)))
+        if $DATA_DIRECTIVE{$name};
+    return $self->set_section('text')   if $name eq '.text';
+    return $self->set_section('data')   if $name eq '.data';
+    return $self->set_section('bss')    if $name eq '.bss';
+    if ($name eq '.section') {
+        my ($sec) = split_args($args);
+        return $self->set_section('rodata') if $sec =~ /^\.rodata/;
+        return $self->set_section('pdata')  if $sec eq '.pdata';
+        return $self->set_section('xdata')  if $sec eq '.xdata';
+        return $self->set_section('text')   if $sec eq '.text';
+        return if $sec =~ /^\.note\.GNU-stack/;       # we always add it
+        fail("unsupported section $sec");
+    }
+    if ($name eq '.previous') {
+        return $self->set_section($self->{prev_section});
+    }
+    if ($name eq '.align' || $name eq '.p2align') {
+        my ($n) = split_args($args);
+        fail("bad alignment \"$args\"") unless defined $n && $n =~ /^\d+$/;
+        $n = 1 << $n if $name eq '.p2align';
+        fail("alignment $n is not a power of two") if $n & ($n - 1);
+        return $self->emit($e->p2align($n));
+    }
+    if ($name eq '.asciz') { return $self->emit($e->asciz($args)) }
+    if ($name eq '.globl' || $name eq '.global') {
+        return $self->emit($e->global($_)) for split_args($args);
+    }
+    if ($name eq '.hidden') { return $self->emit($e->hidden($_)) for split_args($args) }
+    if ($name eq '.extern') { return $self->emit($e->extern($_)) for split_args($args) }
+    if ($name eq '.comm') { return $self->emit($e->comm(split_args($args))) }
+    if ($name eq '.rva') { return $self->emit($e->rva($_)) for split_args($args) }
+    if ($name eq '.set' || $name eq '.equ') {
+        my ($sym, $val) = split_args($args);
+        $e->{constants}{$sym} = 1;
+        return $self->emit($e->set_const($sym, $val));
+    }
+    if ($name eq '.type') {
+        my ($sym, $type, $nargs) = split_args($args);
+        if ($type eq '@function') {
+            $self->{arg_shuffle}{$sym} = $nargs if defined $nargs && $nargs =~ /^\d+$/;
+            return $self->emit($e->function_type($sym));
+        }
+        return $self->emit($e->function_type($sym)) if $type eq '@abi-omnipotent';
+        return $self->emit($e->object_type($sym)) if $type eq '@object';
+        fail("unknown symbol type $type");
+    }
+    if ($name eq '.size') {
+        my ($sym, $val) = split_args($args);
+        return $self->emit($e->size($sym, $val));
+    }
+    if ($name eq '.picmeup') {
+        my ($reg) = split_args($args);
+        my $l = $self->new_label('picmeup');
+        $self->emit($e->label($l));
+        return $self->insn('lea', "$l(%rip)", $reg);   # its own address
+    }
+    return $self->cfi(substr($name, 5), split_args($args)) if $name =~ /^\.cfi_/;
+    return $self->function_begin($args) if $name eq '.function';
+    return $self->function_return if $name eq '.return';
+    return $self->function_end if $name eq '.endfunction';
+    fail("unknown directive $name");
+}
+
+sub set_section {
+    my ($self, $kind) = @_;
+    fail("$kind section switch inside function $self->{func}{name}")
+        if $self->{func} && $kind ne 'text';
+    ($self->{prev_section}, $self->{section}) = ($self->{section}, $kind);
+    $self->emit($self->{emit}->section($kind));
+}
+
+# --- unwind state: one source for CFI and Win64 ------------------------------
+sub state { $_[0]{func}{state} }
+
+# Replace the current state; emits CFI (ELF, Mach-O) and opens a new Win64
+# region when anything changed.
+sub set_state {
+    my ($self, $new) = @_;
+    my $f = $self->{func} or fail("unwind annotation outside a function");
+    my $old = $f->{state};
+    return if $old->equals($new);
+    if ($self->{emit}->has_cfi) {
+        $self->emit($self->{emit}->cfi(@$_)) for X64::UnwindState::cfi_diff($old, $new);
+    }
+    $f->{state} = $new;
+    $self->win64_region if $self->win64;
+}
+
+sub win64_region {
+    my ($self) = @_;
+    my $f = $self->{func};
+    if (@{ $f->{regions} } && !$f->{code_in_region}) {
+        # Nothing assembled since the last boundary: a region must not be
+        # empty, so the newer state simply replaces it.
+        $f->{regions}[-1][1] = $f->{state}->clone;
+        return;
+    }
+    $f->{code_in_region} = 0;
+    my $l = $self->new_label('unwind');
+    $self->emit($self->{emit}->label($l));
+    push @{ $f->{regions} }, [ $l, $f->{state}->clone ];
+}
+
+sub start_function {
+    my ($self, $name, %how) = @_;
+    fail("function $name starts inside $self->{func}{name}") if $self->{func};
+    my $f = $self->{func} = { name => $name, state => X64::UnwindState->new,
+                              regions => [], stack => [], %how };
+    $self->emit($self->{emit}->cfi('startproc')) if $self->{emit}->has_cfi;
+    $self->win64_region if $self->win64;
+    return $f;
+}
+
+sub end_function {
+    my ($self) = @_;
+    my $f = $self->{func};
+    $self->emit($self->{emit}->cfi('endproc')) if $self->{emit}->has_cfi;
+    if ($self->win64) {
+        pop @{ $f->{regions} } unless $f->{code_in_region};
+        $f->{end} = $self->new_label('end');
+        $self->emit($self->{emit}->label($f->{end}));
+        push @{ $self->{functions} }, $f;
+    }
+    $self->{func} = undef;
+}
+
+# Raw .cfi_* annotations, applied to the state machine.
+sub cfi {
+    my ($self, $what, @args) = @_;
+    if ($what eq 'startproc') {
+        return if $self->{func} && $self->{func}{raw_shuffle} && !$self->{func}{saw_startproc}++;
+        return $self->start_function($self->{last_label} // 'anonymous');
+    }
+    fail(".cfi_$what outside .cfi_startproc/.cfi_endproc") unless $self->{func};
+    if ($what eq 'endproc') { return $self->end_function }
+
+    my $f = $self->{func};
+    my $st = $f->{state}->clone;
+    my $reg = sub {
+        my ($t) = @_;
+        my ($r) = ($t // '') =~ /^%(\w+)$/ or fail("bad register \"" . ($t // '') . "\" in .cfi_$what");
+        register_info($r) or fail("unknown register %$r");
+        return $r;
+    };
+    if ($what eq 'adjust_cfa_offset')   { $st->{off} += num($args[0]) }
+    elsif ($what eq 'def_cfa_offset')   { $st->{off} = num($args[0]) }
+    elsif ($what eq 'def_cfa_register') { $st->{base} = $reg->($args[0]) }
+    elsif ($what eq 'def_cfa')          { $st->{base} = $reg->($args[0]); $st->{off} = num($args[1]) }
+    elsif ($what eq 'offset')           { $st->{saved}{ $reg->($args[0]) } = num($args[1]) }
+    elsif ($what eq 'rel_offset')       { $st->{saved}{ $reg->($args[0]) } = num($args[1]) - $st->{off} }
+    elsif ($what eq 'restore')          { delete $st->{saved}{ $reg->($args[0]) } }
+    elsif ($what eq 'push') {
+        $st->{off} += 8;
+        $st->{saved}{ $reg->($args[0]) } = -$st->{off};
+    } elsif ($what eq 'pop') {
+        $st->{off} -= 8;
+        delete $st->{saved}{ $reg->($args[0]) };
+    } elsif ($what eq 'remember_state') {
+        push @{ $f->{stack} }, $f->{state}->clone;
+        $self->emit($self->{emit}->cfi('remember_state')) if $self->{emit}->has_cfi;
+        return;
+    } elsif ($what eq 'restore_state') {
+        my $back = pop @{ $f->{stack} } or fail(".cfi_restore_state without .cfi_remember_state");
+        $self->emit($self->{emit}->cfi('restore_state')) if $self->{emit}->has_cfi;
+        # The CFI is already right; only Win64 needs a new region.
+        $f->{state} = $back;
+        $self->win64_region if $self->win64;
+        return;
+    } else {
+        fail("unsupported directive .cfi_$what");
+    }
+    $self->set_state($st);
+}
+
+sub num {
+    my ($t) = @_;
+    fail("expected a number, got \"" . ($t // '') . "\"")
+        unless defined $t && $t =~ /^\s*(-?)(0x[0-9a-f]+|\d+)\s*$/i;
+    return ($1 ? -1 : 1) * ($2 =~ /^0x/i ? hex $2 : $2);
+}
+
+# Raw dialect on Win64 (.type f,@function,N): the Win64 arguments moved into
+# the SysV registers, the caller's rdi/rsi kept in its shadow space.
+sub raw_shuffle_prologue {
+    my ($self) = @_;
+    my ($name, $n) = @{ delete $self->{pending_shuffle} };
+    # Usually .cfi_startproc has opened the function already.
+    my $f = $self->{func} // $self->start_function($name);
+    $f->{raw_shuffle} = 1;
+    $self->insn('mov', '%rdi', '8(%rsp)');
+    $self->insn('mov', '%rsi', '16(%rsp)');
+    my $st = $f->{state}->clone;
+    $st->{saved}{rdi} = 0;       # CFA + 0: the first shadow slot
+    $st->{saved}{rsi} = 8;
+    $self->set_state($st);
+    $self->win64_arg_moves($n, 8);
+}
+
+# rcx rdx r8 r9 and stack arguments 5, 6 into rdi rsi rdx rcx r8 r9.
+# $entry is the distance from the current rsp to the return address.
+sub win64_arg_moves {
+    my ($self, $n, $entry) = @_;
+    $n = 6 if $n > 6;
+    $self->insn('mov', '%rcx', '%rdi') if $n >= 1;
+    $self->insn('mov', '%rdx', '%rsi') if $n >= 2;
+    $self->insn('mov', '%r8', '%rdx')  if $n >= 3;
+    $self->insn('mov', '%r9', '%rcx')  if $n >= 4;
+    for my $i (5 .. $n) {
+        # Argument i (1-based, i > 4) sits above the 32-byte shadow space.
+        my $off = $entry - 8 + 8 + 32 + 8 * ($i - 5);
+        $self->insn('mov', "$off(%rsp)", '%' . $SYSV_ARGS[$i - 1]);
+    }
+}
+
+# --- the frame helper ------------------------------------------------------------
+# .function NAME, args=N [, save=rbx:r12] [, xmm=6-15] [, stack=BYTES]
+#           [, align=BYTES] [, frame]
+sub function_begin {
+    my ($self, $args) = @_;
+    my ($name, @opts) = split_args($args);
+    fail(".function needs a name") unless defined $name && $name =~ /^[A-Za-z_][\w.\$]*$/;
+    my %o = (args => 0, save => '', xmm => '', stack => 0, align => 16, frame => 0);
+    for (@opts) {
+        my ($k, $v) = /^(\w+)(?:\s*=\s*(.*))?$/ or fail("bad .function option \"$_\"");
+        fail("unknown .function option \"$k\"") unless exists $o{$k};
+        $o{$k} = defined $v ? $v : 1;
+    }
+    $o{$_} =~ /^\d+$/ or fail(".function $_ must be a number") for qw(args stack align);
+    fail(".function align must be a power of two >= 16")
+        if $o{align} < 16 || ($o{align} & ($o{align} - 1));
+    my @save = grep { length } split /[:\s]+/, $o{save};
+    for (@save) {
+        s/^%//;
+        fail("$_ is not a callee-saved register on SysV") unless $CALLEE_SAVED_SYSV{$_};
+    }
+    my @xmm;
+    for my $part (grep { length } split /[:\s]+/, $o{xmm}) {
+        my ($lo, $hi) = $part =~ /^(?:%?xmm)?(\d+)(?:-(\d+))?$/ or fail("bad xmm list \"$o{xmm}\"");
+        $hi //= $lo;
+        fail("xmm$lo-$hi: only xmm6-xmm15 are callee-saved (Win64)") if $lo < 6 || $hi > 15;
+        push @xmm, $lo .. $hi;
+    }
+    my $use_fp = $o{frame} || $o{align} > 16;
+    push @save, 'rbp' if $use_fp && !grep { $_ eq 'rbp' } @save;
+
+    my $e = $self->{emit};
+    $self->emit($e->function_type($name));
+    $self->emit($e->label($name));
+    $self->{last_label} = $name;
+    my $f = $self->start_function($name, helper => 1, nargs => $o{args});
+    $f->{code_in_region} = 1;
+    $self->emit($e->endbr);
+
+    # Win64: rdi and rsi are callee-saved there, and the body uses them.
+    my @push = (($self->win64 ? qw(rdi rsi) : ()), @save);
+    my @xmm_saved = $self->win64 ? @xmm : ();
+    for my $r (@push) {
+        $self->insn('push', "%$r");
+        my $st = $self->state->clone;
+        $st->{off} += 8;
+        $st->{saved}{$r} = -$st->{off};
+        $self->set_state($st);
+    }
+    # Fixed frame: locals at 0(%rsp), then the xmm save area, padded so
+    # rsp is 16-byte aligned (entry rsp is 8 mod 16).
+    my $pushed = 8 * @push;
+    my $locals = ($o{stack} + 15) & ~15;
+    my $alloc = $locals + 16 * @xmm_saved;
+    $alloc += 8 if ($pushed + $alloc + 8) % 16;
+    $alloc += $o{align} - 16 if $o{align} > 16;   # room to realign
+    if ($alloc) {
+        $self->insn('sub', "\$$alloc", '%rsp');
+        my $st = $self->state->clone;
+        $st->{off} += $alloc;
+        $self->set_state($st);
+    }
+    for my $i (0 .. $#xmm_saved) {
+        my $at = $locals + 16 * $i;
+        $self->insn('movaps', "%xmm$xmm_saved[$i]", "$at(%rsp)");
+        my $st = $self->state->clone;
+        $st->{saved}{"xmm$xmm_saved[$i]"} = $at - $st->{off};
+        $self->set_state($st);
+    }
+    if ($use_fp) {
+        $self->insn('mov', '%rsp', '%rbp');
+        my $st = $self->state->clone;
+        $st->{base} = 'rbp';
+        $self->set_state($st);
+    }
+    @$f{qw(push xmm_saved locals alloc use_fp align)} =
+        (\@push, \@xmm_saved, $locals, $alloc, $use_fp, $o{align});
+    $f->{frame_size} = $pushed + $alloc;      # fixed rsp to return address
+    $self->win64_arg_moves($o{args}, $f->{frame_size} + 8) if $self->win64;
+    $self->insn('and', '$' . -$o{align}, '%rsp') if $o{align} > 16;
+}
+
+sub function_return {
+    my ($self) = @_;
+    my $f = $self->{func};
+    fail(".return outside .function") unless $f && $f->{helper};
+    my $body = $f->{state}->clone;
+    $self->emit($self->{emit}->cfi('remember_state')) if $self->{emit}->has_cfi;
+    if ($f->{use_fp}) {
+        $self->insn('mov', '%rbp', '%rsp');
+        my $st = $self->state->clone;
+        $st->{base} = 'rsp';
+        $self->set_state($st);
+    }
+    my @xmm = @{ $f->{xmm_saved} };
+    $self->insn('movaps', ($f->{locals} + 16 * $_) . '(%rsp)', "%xmm$xmm[$_]") for 0 .. $#xmm;
+    if ($f->{alloc}) {
+        $self->insn('add', "\$$f->{alloc}", '%rsp');
+        my $st = $self->state->clone;
+        $st->{off} -= $f->{alloc};
+        delete $st->{saved}{$_} for grep { /^xmm/ } keys %{ $st->{saved} };
+        $self->set_state($st);
+    }
+    for my $r (reverse @{ $f->{push} }) {
+        $self->insn('pop', "%$r");
+        my $st = $self->state->clone;
+        $st->{off} -= 8;
+        delete $st->{saved}{$r};
+        $self->set_state($st);
+    }
+    $self->insn('ret');
+    # Code after .return is back in the body.
+    $self->emit($self->{emit}->cfi('restore_state')) if $self->{emit}->has_cfi;
+    $f->{state} = $body;
+    $self->win64_region if $self->win64;
+}
+
+sub function_end {
+    my ($self) = @_;
+    my $f = $self->{func};
+    fail(".endfunction outside .function") unless $f && $f->{helper};
+    my $name = $f->{name};
+    $self->end_function;
+    $self->emit($self->{emit}->size($name, ".-$name"));
+}
+
+# @argN (N >= 7): a stack argument, as a memory operand.
+sub resolve_arg {
+    my ($self, $op) = @_;
+    my ($n) = $op->{expr} =~ /^\@arg(\d+)$/ or fail("bad argument reference $op->{expr}");
+    my $f = $self->{func};
+    fail("$op->{expr} outside .function") unless $f && $f->{helper};
+    fail("$op->{expr}: only arguments 7 and up live on the stack") if $n < 7;
+    fail("$op->{expr}: the function declares args=$f->{nargs}") if $n > $f->{nargs};
+    my $entry = $self->win64 ? 8 + 32 + 8 * ($n - 5) : 8 * ($n - 6);
+    my $base = 'rsp';
+    if ($f->{use_fp}) { $base = 'rbp' }
+    elsif ($f->{rsp_moved}) {
+        fail("$op->{expr}: rsp has moved since the prologue; declare the function with frame");
+    }
+    %$op = (type => 'mem', base => $base, disp => $f->{frame_size} + $entry);
+}
+
+# --- Win64 tables ------------------------------------------------------------
+sub win64_tables {
+    my ($self) = @_;
+    my $e = $self->{emit};
+    my ($pdata, $xdata) = ('', '');
+    for my $f (@{ $self->{functions} }) {
+        my @r = @{ $f->{regions} };
+        for my $i (0 .. $#r) {
+            my ($start, $state) = @{ $r[$i] };
+            my $end = $i < $#r ? $r[$i + 1][0] : $f->{end};
+            my $info = $self->new_label('uwinfo');
+            $pdata .= $e->rva($start) . $e->rva($end) . $e->rva($info);
+            $xdata .= $e->p2align(4) . $e->label($info)
+                . $e->data('byte', X64::Win64Unwind::unwind_info_bytes($state));
+        }
+    }
+    return '' unless length $pdata;
+    return $e->section('pdata') . $e->p2align(4) . $pdata
+         . $e->section('xdata') . $xdata;
+}
+
+1;

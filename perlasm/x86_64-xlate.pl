@@ -1,0 +1,84 @@
+#!/usr/bin/env perl
+# The 64-bit perlasm layer: translates perlasm text (AT&T syntax, OpenSSL's
+# dialect plus our frame helper) for one assembler flavour.
+#
+#   perl perlasm/x86_64-xlate.pl FLAVOUR OUTPUT < input
+#   perl module.pl FLAVOUR OUTPUT        (a module pipes its text here)
+#
+# FLAVOUR: elf, macosx, mingw64, nasm, masm.  An OUTPUT ending in .asm
+# with no flavour, or with flavour "auto", selects nasm.  Output "-" is
+# standard output.  Errors name the input line and leave no output file.
+#
+# Stages: X64::Parser (a line into statements), X64::Translate (ABI, frame
+# helper, unwind state, Win64 tables), X64::Emit::<Flavour> (text).
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use X64::Translate;
+
+my %EMITTER = (
+    elf     => 'X64::Emit::Elf',
+    macosx  => 'X64::Emit::MachO',
+    mingw64 => 'X64::Emit::Mingw64',
+    nasm    => 'X64::Emit::Nasm',
+    masm    => 'X64::Emit::Masm',
+);
+
+sub usage {
+    print STDERR "usage: $0 FLAVOUR OUTPUT < input\n"
+        . "  FLAVOUR: " . join(', ', sort keys %EMITTER) . "\n";
+    exit 2;
+}
+
+my ($flavour, $output) = @ARGV;
+usage() unless defined $flavour && @ARGV <= 2;
+if (!defined $output && $flavour =~ /\./) {   # OUTPUT alone
+    ($output, $flavour) = ($flavour, 'auto');
+}
+$flavour = 'nasm' if $flavour eq 'auto' && defined $output && $output =~ /\.asm$/;
+my $class = $EMITTER{$flavour};
+if (!$class) {
+    print STDERR "$0: unknown flavour \"$flavour\" (expected one of "
+        . join(', ', sort keys %EMITTER) . ")\n";
+    exit 2;
+}
+(my $file = $class) =~ s{::}{/}g;
+require "$file.pm";
+
+# The name errors report: the module that produced the text, if known.
+my $source = $ENV{PERLASM_SOURCE} // '<stdin>';
+my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour));
+my $lineno = 0;
+my $text = eval {
+    while (my $line = <STDIN>) {
+        $lineno++;
+        $line =~ s/\r?\n$//;
+        $xl->line($line);
+    }
+    $lineno = 'end';
+    $xl->finish;
+};
+if (!defined $text) {
+    my $err = $@;
+    $err =~ s/\s+$//;
+    print STDERR "$source:$lineno: $err\n";
+    exit 1;
+}
+
+if (!defined $output || $output eq '-') {
+    print $text;
+    exit 0;
+}
+# Temporary beside the target, renamed into place: never a partial file.
+my $tmp = "$output.tmp.$$";
+my $ok = open(my $fh, '>', $tmp);
+$ok &&= print $fh $text;
+$ok &&= close $fh;
+if (!$ok || !rename($tmp, $output)) {
+    my $why = $!;
+    unlink $tmp;
+    print STDERR "$0: cannot write $output: $why\n";
+    exit 1;
+}
+exit 0;

@@ -1,0 +1,180 @@
+#!/usr/bin/perl
+# perlasm/x86_64-xlate.pl: every flavour against real assemblers.
+#
+#  - test/xlate/isa_corpus.s (one of each construct) translated for each
+#    flavour, assembled with no warnings (GNU as, clang -target
+#    x86_64-apple-macos, x86_64-w64-mingw32-as, nasm -f win64), and
+#    disassembled with llvm-objdump: the instruction stream must equal the
+#    ELF build's (so operand order, sizes, RIP-relative memory, opmasks and
+#    broadcasts are right in every syntax);
+#  - the same input translates to byte-identical output twice;
+#  - ELF objects carry the IBT/SHSTK property and the GNU-stack note, global
+#    functions start with endbr64, constants sit in read-only data;
+#  - bad input: a clear message naming the line, non-zero exit, no file.
+# A missing assembler makes its checks SKIP with the reason.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Temp qw(tempdir);
+use ImplRuns qw(result finish);
+
+my $root  = "$FindBin::Bin/../..";
+my $xlate = "$root/perlasm/x86_64-xlate.pl";
+my $input = "$root/test/xlate/isa_corpus.s";
+my $dir   = tempdir(CLEANUP => 1);
+
+sub have { my ($cmd) = @_; return !system("command -v $cmd >/dev/null 2>&1") }
+
+# Runs a command; returns (exit status, combined stdout+stderr).
+sub run {
+    my (@cmd) = @_;
+    my $pid = open(my $fh, '-|') // die "fork: $!\n";
+    if (!$pid) {
+        open STDERR, '>&', \*STDOUT or die;
+        exec @cmd or do { print "cannot run $cmd[0]: $!\n"; exit 127 };
+    }
+    local $/;
+    my $out = <$fh> // '';
+    close $fh;
+    return ($?, $out);
+}
+
+sub translate {
+    my ($flavour, $in, $out) = @_;
+    return run('sh', '-c', "exec \"$^X\" \"$xlate\" $flavour \"$out\" < \"$in\"");
+}
+
+sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
+
+# The instruction stream of the function isa_corpus, as llvm-objdump shows
+# it, without addresses, comments, symbol names and trailing padding.
+sub instructions {
+    my ($obj) = @_;
+    my ($st, $out) = run('llvm-objdump', '-d', '--no-show-raw-insn', $obj);
+    return undef if $st;
+    my @lines;
+    my $inside = 0;
+    for (split /\n/, $out) {
+        if (/^[0-9a-f]+ <_?(\w+)>:/) { $inside = $1 eq 'isa_corpus'; next }
+        next unless $inside && /^\s+[0-9a-f]+:\s+(.*)$/;
+        my $i = $1;
+        $i =~ s/\s*#.*//;
+        $i =~ s/\s*<[^>]*>//;
+        $i =~ s/\s+/ /g;
+        $i =~ s/^(j\w+|call[q]?) (0x)?[0-9a-f]+$/$1 TARGET/;
+        # RIP-relative displacements are relocations: Mach-O resolves
+        # section-local ones at assembly time, ELF and COFF leave 0.
+        $i =~ s/-?(0x)?[0-9a-f]*\(%rip\)/REL(%rip)/;
+        push @lines, $i;
+    }
+    pop @lines while @lines && $lines[-1] =~ /^(nop|int3|\S*nopw?.*)$/;
+    return \@lines;
+}
+
+my %ASSEMBLE = (
+    elf     => [ 'as', sub { ('as', '--warn', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    macosx  => [ 'clang', sub { ('clang', '-target', 'x86_64-apple-macos10.13', '-Werror',
+                                 '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
+    mingw64 => [ 'x86_64-w64-mingw32-as',
+                 sub { ('x86_64-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    nasm    => [ 'nasm', sub { ('nasm', '-f', 'win64', '-w+all',
+                                '-Werror', '-o', $_[1], $_[0]) } ],
+);
+
+# --- each flavour: translate, assemble, compare with ELF ----------------------
+my %obj;
+for my $flavour (qw(elf macosx mingw64 nasm masm)) {
+    my $asm = "$dir/corpus.$flavour." . ($flavour =~ /nasm|masm/ ? 'asm' : 's');
+    my ($st, $msg) = translate($flavour, $input, $asm);
+    result($st == 0 && -s $asm, "$flavour: isa_corpus.s translates") or print "#   $msg";
+    my ($again) = "$asm.again";
+    translate($flavour, $input, $again);
+    result(defined slurp($asm) && slurp($asm) eq (slurp($again) // ''),
+           "$flavour: a second translation is byte-identical");
+    next if $flavour eq 'masm';    # no MASM here: text only (README)
+    my ($tool, $cmd) = @{ $ASSEMBLE{$flavour} };
+    if (!have($tool)) {
+        result(1, "$flavour: assembles with no warnings", "SKIP $tool not installed");
+        next;
+    }
+    my $o = "$dir/corpus.$flavour.o";
+    ($st, $msg) = run($cmd->($asm, $o));
+    result($st == 0 && $msg eq '', "$flavour: $tool assembles it with no warnings")
+        or print map { "#   $_\n" } split /\n/, $msg;
+    $obj{$flavour} = $o if $st == 0;
+}
+
+my $ref = $obj{elf} && have('llvm-objdump') ? instructions($obj{elf}) : undef;
+for my $flavour (qw(macosx mingw64 nasm)) {
+    if (!$ref || !$obj{$flavour}) {
+        result(1, "$flavour: instruction stream equals ELF's",
+               'SKIP ' . (have('llvm-objdump') ? 'no object to compare' : 'llvm-objdump not installed'));
+        next;
+    }
+    my $got = instructions($obj{$flavour}) // [];
+    my $n = @$ref > @$got ? @$ref : @$got;
+    my ($bad) = grep { ($ref->[$_] // '') ne ($got->[$_] // '') } 0 .. $n - 1;
+    result(!defined $bad && @$ref > 150,
+           "$flavour: instruction stream equals ELF's (" . scalar(@$ref) . " instructions)")
+        or printf "#   instruction %d: ELF \"%s\", %s \"%s\"\n", $bad // -1,
+                  $ref->[$bad // 0] // '(none)', $flavour, $got->[$bad // 0] // '(none)';
+}
+
+# --- ELF security notes, endbr64, read-only data ----------------------------
+if ($obj{elf} && have('readelf')) {
+    my (undef, $notes) = run('readelf', '-n', $obj{elf});
+    result($notes =~ /x86 feature: IBT, SHSTK/, 'elf: .note.gnu.property says IBT, SHSTK');
+    my (undef, $sections) = run('readelf', '-S', '-W', $obj{elf});
+    result($sections =~ /\.note\.GNU-stack/, 'elf: .note.GNU-stack present (non-executable stack)');
+    my ($rodata) = $sections =~ /\.rodata\s+PROGBITS\s+\S+\s+\S+\s+(\S+)/;
+    result(defined $rodata && hex($rodata) >= 48, 'elf: constants are in .rodata');
+    my (undef, $dis) = run('objdump', '-d', $obj{elf});
+    result($dis =~ /<isa_corpus>:\n\s+0:\s+f3 0f 1e fa\s+endbr64/, 'elf: the global entry starts with endbr64');
+} else {
+    result(1, 'elf: notes and sections', 'SKIP no ELF object or readelf');
+}
+if ($obj{macosx}) {
+    my (undef, $syms) = run('llvm-objdump', '-t', '-h', $obj{macosx});
+    result($syms =~ /\b_isa_corpus\b/ && $syms =~ /__const/,
+           'macosx: symbols get "_", constants go to __TEXT,__const');
+}
+if ($obj{mingw64}) {
+    my (undef, $h) = run('llvm-objdump', '-h', $obj{mingw64});
+    result($h =~ /\.rdata/, 'mingw64: constants go to .rdata');
+}
+
+# --- bad input -----------------------------------------------------------------
+my @bad = (
+    [ "\tmovq\t%rax,%rbx\n\tfrobq\t%rax\n", qr/:2: unknown instruction "frobq"/, 'unknown mnemonic' ],
+    [ "\tmovq\t%rxx,%rbx\n", qr/:1: unknown register %rxx/, 'unknown register' ],
+    [ "\tnop\n.frobnicate 1\n", qr/:2: unknown directive \.frobnicate/, 'unknown directive' ],
+    [ "\tmovq\t(%rax,%rbx,3),%rcx\n", qr/:1: bad scale 3/, 'bad scale' ],
+    [ ".function f, args=2, save=rdi\n", qr/:1: rdi is not a callee-saved register/, 'frame helper: bad save list' ],
+    [ ".function f, args=2\n\tret\n", qr/:end: function f is not closed/, 'frame helper: unclosed function' ],
+);
+for my $case (@bad) {
+    my ($text, $want, $what) = @$case;
+    my $in = "$dir/bad.s";
+    open(my $fh, '>', $in) or die;
+    print $fh $text;
+    close $fh;
+    for my $flavour (qw(elf nasm)) {
+        my $out = "$dir/bad.$flavour.out";
+        my ($st, $msg) = translate($flavour, $in, $out);
+        my @left = glob("$out*");
+        result($st != 0 && $msg =~ $want && !@left,
+               "$flavour: $what is an error naming the line, no output left")
+            or print "#   exit $st, message: $msg#   files left: @left\n";
+    }
+}
+{
+    my ($st, $msg) = translate('vax', $input, "$dir/x.s");
+    result($st != 0 && $msg =~ /unknown flavour "vax"/ && !-e "$dir/x.s",
+           'an unknown flavour is an error, no output');
+    ($st, $msg) = translate('elf', $input, "$dir/no/such/dir/x.s");
+    result($st != 0 && $msg =~ /cannot write/ && !glob("$dir/no/such/dir/*"),
+           'an unwritable output is an error');
+}
+
+finish();
