@@ -50,19 +50,24 @@ require "$file.pm";
 my $source = $ENV{PERLASM_SOURCE} // '<stdin>';
 my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour));
 my $lineno = 0;
+my $current = '';
 my $text = eval {
     while (my $line = <STDIN>) {
         $lineno++;
         $line =~ s/\r?\n$//;
+        $current = $line;
         $xl->line($line);
     }
+    $current = '';
     $lineno = 'end';
     $xl->finish;
 };
 if (!defined $text) {
     my $err = $@;
     $err =~ s/\s+$//;
+    # Line numbers count the perlasm text (what a module printed).
     print STDERR "$source:$lineno: $err\n";
+    print STDERR "    $current\n" if length $current;
     exit 1;
 }
 

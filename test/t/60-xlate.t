@@ -177,4 +177,19 @@ for my $case (@bad) {
            'an unwritable output is an error');
 }
 
+# --- a module script drives the layer -------------------------------------------
+{
+    my $module = "$root/test/xlate/demo_module.pl";
+    my $out = "$dir/demo.s";
+    my ($st, $msg) = run($^X, $module, 'elf', $out);
+    result($st == 0 && (slurp($out) // '') =~ /demo_add:/,
+           'perl module.pl FLAVOUR OUTPUT writes the translation') or print "#   $msg";
+    local $ENV{DEMO_MNEMONIC} = 'adx';
+    $out = "$dir/demo.asm";
+    ($st, $msg) = run($^X, $module, 'nasm', $out);
+    result($st != 0 && $msg =~ m{demo_module\.pl:5: unknown instruction "adx"} && !glob("$out*"),
+           'a typo in a module names the module and line, leaves no file')
+        or print "#   exit $st: $msg";
+}
+
 finish();

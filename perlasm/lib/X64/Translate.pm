@@ -52,7 +52,7 @@ sub finish {
     fail("function $self->{func}{name} is not closed (.endfunction or .cfi_endproc missing)")
         if $self->{func};
     my $e = $self->{emit};
-    my $out = $e->file_header . $e->section('text') . $self->{out};
+    my $out = $e->file_header . $self->{out};
     $out .= $self->win64_tables if $self->win64;
     return $out . $e->file_footer;
 }
@@ -91,7 +91,11 @@ sub instruction {
         $self->insn('mov', '8(%rsp)', '%rdi');
         $self->insn('mov', '16(%rsp)', '%rsi');
     }
-    $self->note_rsp_change($st) if $f && $f->{helper};
+    if ($f && $f->{helper}) {
+        $self->note_rsp_change($st);
+        fail("call with rsp not 16-byte aligned: declare .function $f->{name} with calls or stack=")
+            if $m =~ /^callq?$/ && ($f->{frame_size} + 8) % 16;
+    }
     $self->emit_insn($st);
 }
 
@@ -349,12 +353,13 @@ sub win64_arg_moves {
 
 # --- the frame helper ------------------------------------------------------------
 # .function NAME, args=N [, save=rbx:r12] [, xmm=6-15] [, stack=BYTES]
-#           [, align=BYTES] [, frame]
+#           [, align=BYTES] [, frame] [, calls]
 sub function_begin {
     my ($self, $args) = @_;
     my ($name, @opts) = split_args($args);
     fail(".function needs a name") unless defined $name && $name =~ /^[A-Za-z_][\w.\$]*$/;
-    my %o = (args => 0, save => '', xmm => '', stack => 0, align => 16, frame => 0);
+    my %o = (args => 0, save => '', xmm => '', stack => 0, align => 16, frame => 0,
+             calls => 0);
     for (@opts) {
         my ($k, $v) = /^(\w+)(?:\s*=\s*(.*))?$/ or fail("bad .function option \"$_\"");
         fail("unknown .function option \"$k\"") unless exists $o{$k};
@@ -401,7 +406,8 @@ sub function_begin {
     my $pushed = 8 * @push;
     my $locals = ($o{stack} + 15) & ~15;
     my $alloc = $locals + 16 * @xmm_saved;
-    $alloc += 8 if ($pushed + $alloc + 8) % 16;
+    # Only a frame with locals, xmm saves or calls needs rsp 16-aligned.
+    $alloc += 8 if ($alloc || $o{calls}) && ($pushed + $alloc + 8) % 16;
     $alloc += $o{align} - 16 if $o{align} > 16;   # room to realign
     if ($alloc) {
         $self->insn('sub', "\$$alloc", '%rsp');
