@@ -108,6 +108,9 @@ $(BUILD)/test/ossl_capdump: test/ossl_capdump/ossl_capdump.c
 	    echo "note: no libcrypto.a (libssl-dev): $@ not built"; \
 	else set -x; $(CC) $(WARN) $(CFLAGS) -o $@ $< -l:libcrypto.a $(TEST_LDLIBS); fi
 
+include test/abi/abi.mk
+include test/xlate/xlate.mk
+
 test-deps:
 	@sh tools/install-test-deps.sh
 

@@ -8,7 +8,7 @@ use warnings;
 use Exporter 'import';
 use Time::HiRes qw(time);
 
-our @EXPORT_OK = qw(result registry run_child mask_env describe_mask finish);
+our @EXPORT_OK = qw(result registry run_child mask_env describe_mask finish in_path);
 
 my ($count, $failed) = (0, 0);
 
@@ -91,6 +91,15 @@ sub run_child {
             : $not_ok         ? "$not_ok failed"
             :                   undef;
     return result(!defined $why, defined $why ? "$desc ($why)" : $desc);
+}
+
+# The full path of a command on PATH, or undef.
+sub in_path {
+    my ($cmd) = @_;
+    for my $dir (split /:/, $ENV{PATH} // '') {
+        return "$dir/$cmd" if $dir ne '' && -x "$dir/$cmd";
+    }
+    return undef;
 }
 
 # Prints the plan; the exit status tells prove whether anything failed.

@@ -18,7 +18,7 @@ use warnings;
 use File::Temp qw(tempfile);
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result run_child mask_env finish);
+use ImplRuns qw(result run_child mask_env finish in_path);
 
 my $build = $ENV{BUILD} // 'build';
 my $capmask = "$build/test/capmask";
@@ -26,14 +26,6 @@ my $ours = "$build/test/capdump";
 my $ossl = "$build/test/ossl_capdump";
 
 sub diag { print "#   $_\n" for @_ }
-
-sub in_path {
-    my ($cmd) = @_;
-    for my $dir (split /:/, $ENV{PATH} // '') {
-        return "$dir/$cmd" if $dir ne '' && -x "$dir/$cmd";
-    }
-    return undef;
-}
 
 # run(ENV_VALUE, CMD...): runs CMD with OPENSSL_ia32cap = ENV_VALUE (undef:
 # unset).  Returns (exit status, stdout, stderr).

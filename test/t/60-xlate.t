@@ -47,25 +47,29 @@ sub translate {
 
 sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
-# The instruction stream of the function isa_corpus, as llvm-objdump shows
-# it, without addresses, comments, symbol names and trailing padding.
+# The instruction stream of function $fn (all of .text when undef), as
+# llvm-objdump shows it, without addresses, comments, symbol names,
+# relocated displacements and trailing padding.
 sub instructions {
-    my ($obj) = @_;
+    my ($obj, $fn) = @_;
     my ($st, $out) = run('llvm-objdump', '-d', '--no-show-raw-insn', $obj);
     return undef if $st;
     my @lines;
     my $inside = 0;
     for (split /\n/, $out) {
-        if (/^[0-9a-f]+ <_?(\w+)>:/) { $inside = $1 eq 'isa_corpus'; next }
+        if (/^[0-9a-f]+ <_?(\w+)>:/) { $inside = !defined $fn || $1 eq $fn; next }
         next unless $inside && /^\s+[0-9a-f]+:\s+(.*)$/;
         my $i = $1;
         $i =~ s/\s*#.*//;
         $i =~ s/\s*<[^>]*>//;
         $i =~ s/\s+/ /g;
+        $i =~ s/ $//;
         $i =~ s/^(j\w+|call[q]?) (0x)?[0-9a-f]+$/$1 TARGET/;
         # RIP-relative displacements are relocations: Mach-O resolves
         # section-local ones at assembly time, ELF and COFF leave 0.
         $i =~ s/-?(0x)?[0-9a-f]*\(%rip\)/REL(%rip)/;
+        # Alignment padding: each assembler picks its own NOP forms.
+        next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax)\b/ && !defined $fn;
         push @lines, $i;
     }
     pop @lines while @lines && $lines[-1] =~ /^(nop|int3|\S*nopw?.*)$/;
@@ -105,20 +109,40 @@ for my $flavour (qw(elf macosx mingw64 nasm masm)) {
     $obj{$flavour} = $o if $st == 0;
 }
 
-my $ref = $obj{elf} && have('llvm-objdump') ? instructions($obj{elf}) : undef;
+my $ref = $obj{elf} && have('llvm-objdump') ? instructions($obj{elf}, 'isa_corpus') : undef;
 for my $flavour (qw(macosx mingw64 nasm)) {
     if (!$ref || !$obj{$flavour}) {
         result(1, "$flavour: instruction stream equals ELF's",
                'SKIP ' . (have('llvm-objdump') ? 'no object to compare' : 'llvm-objdump not installed'));
         next;
     }
-    my $got = instructions($obj{$flavour}) // [];
+    my $got = instructions($obj{$flavour}, 'isa_corpus') // [];
     my $n = @$ref > @$got ? @$ref : @$got;
     my ($bad) = grep { ($ref->[$_] // '') ne ($got->[$_] // '') } 0 .. $n - 1;
     result(!defined $bad && @$ref > 150,
            "$flavour: instruction stream equals ELF's (" . scalar(@$ref) . " instructions)")
         or printf "#   instruction %d: ELF \"%s\", %s \"%s\"\n", $bad // -1,
                   $ref->[$bad // 0] // '(none)', $flavour, $got->[$bad // 0] // '(none)';
+}
+
+# --- the frame corpus: Mach-O and ELF share the SysV ABI, so the frame
+# helper must give them the same instructions -------------------------------
+if (have('as') && have('clang') && have('llvm-objdump')) {
+    my %fc;
+    for my $flavour (qw(elf macosx)) {
+        my $asm = "$dir/frames.$flavour.s";
+        my $o = "$dir/frames.$flavour.o";
+        my ($st, $msg) = translate($flavour, "$root/test/xlate/frame_corpus.s", $asm);
+        ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, $o)) unless $st;
+        result($st == 0 && $msg eq '', "$flavour: frame_corpus.s translates and assembles cleanly")
+            or print map { "#   $_\n" } split /\n/, $msg;
+        $fc{$flavour} = instructions($o) // [] unless $st;
+    }
+    my ($e, $m) = map { join("\n", @{ $_ // [] }) } @fc{qw(elf macosx)};
+    result(length $e && $e eq $m, 'macosx: frame corpus instruction stream equals ELF\'s ('
+           . scalar(@{ $fc{elf} // [] }) . ' instructions)');
+} else {
+    result(1, 'macosx: frame corpus equals ELF', 'SKIP as, clang or llvm-objdump missing');
 }
 
 # --- ELF security notes, endbr64, read-only data ----------------------------

@@ -1,0 +1,52 @@
+# Included by the Makefile: the ABI and unwind checkers (test/abi) for
+# SysV/ELF and Win64, and their self-tests.
+
+# ABI and unwind checkers, SysV/ELF (test/abi), with their self-test.  The
+# unwind checker needs libunwind-ptrace (libunwind-dev); without its header
+# everything is built with -DABI_NO_LIBUNWIND and the self-test skips all,
+# naming the package.  The flags are kept in a file so a change rebuilds.
+ABI_OBJ      := $(BUILD)/obj/test/abi
+ABI_UNWIND   := $(shell $(CC) $$(pkg-config --cflags libunwind-ptrace 2>/dev/null) -include libunwind-ptrace.h -E -x c /dev/null >/dev/null 2>&1 && echo y)
+ABI_CPPFLAGS := $(if $(ABI_UNWIND),$(shell pkg-config --cflags libunwind-ptrace 2>/dev/null),-DABI_NO_LIBUNWIND)
+ABI_LDLIBS   := $(if $(ABI_UNWIND),$(or $(shell pkg-config --libs libunwind-ptrace 2>/dev/null),-lunwind-ptrace -lunwind-generic -lunwind))
+$(shell mkdir -p $(ABI_OBJ) && echo '$(ABI_CPPFLAGS)' | cmp -s - $(ABI_OBJ)/flags || echo '$(ABI_CPPFLAGS)' > $(ABI_OBJ)/flags)
+
+$(ABI_OBJ)/flags:
+	@mkdir -p $(@D) && echo '$(ABI_CPPFLAGS)' > $@
+$(ABI_OBJ)/%.o: test/abi/%.c $(ABI_OBJ)/flags
+	$(CC) $(CPPFLAGS_ALL) $(ABI_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+$(ABI_OBJ)/%.S.o: test/abi/%.S $(ABI_OBJ)/flags
+	$(CC) $(CFLAGS) -Wa,--fatal-warnings -c $< -o $@
+$(BUILD)/test/abi/selftest_sysv: $(addprefix $(ABI_OBJ)/,selftest_sysv.o selftest_sysv.S.o abi_sysv.o sysv_trampoline.S.o) $(BUILD)/obj/test/lib/tap.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
+tests: $(BUILD)/test/abi/selftest_sysv
+
+# Win64 ABI/unwind checker and its self-test: mingw-w64 + nasm objects, run
+# under wine64 by test/t/51-abi-win64.t.  Only built when both tools exist.
+MINGW_CC := x86_64-w64-mingw32-gcc
+NASM     := nasm
+W64      := $(BUILD)/test/win64
+W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib
+
+$(W64)/%.c.o: test/abi/%.c test/abi/abi_check.h test/lib/tap.h
+	@mkdir -p $(@D)
+	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+$(W64)/tap.c.o: test/lib/tap.c test/lib/tap.h
+	@mkdir -p $(@D)
+	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+$(W64)/%.S.o: test/abi/%.S
+	@mkdir -p $(@D)
+	$(MINGW_CC) -Wall -Wextra -c $< -o $@
+$(W64)/%.asm.o: test/abi/%.asm
+	@mkdir -p $(@D)
+	$(NASM) -f win64 -Wall -Werror -o $@ $<
+$(W64)/selftest_win64.exe: $(addprefix $(W64)/,selftest_win64.c.o abi_win64.c.o \
+    tap.c.o win64_trampoline.S.o selftest_win64.S.o selftest_win64_nasm.asm.o)
+	$(MINGW_CC) -o $@ $^
+
+ifneq ($(shell command -v $(MINGW_CC) 2>/dev/null),)
+ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+tests: $(W64)/selftest_win64.exe
+endif
+endif

@@ -1,0 +1,582 @@
+/*
+ * Win64 implementation of test/abi/abi_check.h (mingw-w64, run under wine64).
+ *
+ * abi_call runs fn through win64_trampoline.S and compares what it stored
+ * back.  unwind_check runs the same call with the trap flag set: a vectored
+ * exception handler sees every instruction of fn and of what fn calls, and
+ * at each one unwinds a copy of the context by one frame with
+ * RtlLookupFunctionEntry + RtlVirtualUnwind (or the leaf rule when there is
+ * no .pdata entry) and compares the result with the state at that frame's
+ * entry.
+ *
+ * --- Win64 unwind data, as verified here with binutils 2.40 (mingw as,
+ *     x86_64-w64-mingw32-objdump -x / -s) and nasm 2.16 -f win64 ---
+ *
+ * .pdata: one RUNTIME_FUNCTION per function, three 32-bit RVAs (each an
+ *   IMAGE_REL_AMD64_ADDR32NB relocation in an object): BeginAddress,
+ *   EndAddress (one past the last byte), UnwindData (the UNWIND_INFO in
+ *   .xdata).  Section .pdata is 4-byte aligned; .xdata needs 4 (gas uses
+ *   4, nasm's default for the name is 8).
+ *
+ * UNWIND_INFO (in .xdata):
+ *   byte 0: version in bits 0-2 (1), flags in bits 3-7 (0 none,
+ *           1 EHANDLER, 2 UHANDLER, 4 CHAININFO): gas writes 0x01, and
+ *           0x09 / 0x11 / 0x19 for .seh_handler h, @except / @unwind / both
+ *   byte 1: size of the prologue in bytes
+ *   byte 2: number of 16-bit code slots that follow (not of codes)
+ *   byte 3: frame register in bits 0-3 (0 none, 5 rbp, ...), frame offset
+ *           in bits 4-7, scaled by 16 (so 0..240, a multiple of 16; gas
+ *           rejects anything else for .seh_setframe)
+ *   then the slots, padded to an even count; then, if a handler flag is
+ *   set, the handler RVA (and data), or with CHAININFO a RUNTIME_FUNCTION.
+ * Each code: byte 0 = prologue offset of the END of the instruction it
+ *   describes; byte 1 = operation in bits 0-3, info in bits 4-7.  Codes are
+ *   sorted by descending prologue offset (the order of undoing them).
+ *   Register numbers: rax 0 rcx 1 rdx 2 rbx 3 rsp 4 rbp 5 rsi 6 rdi 7 r8-15.
+ *     0 UWOP_PUSH_NONVOL      info = register                      1 slot
+ *     1 UWOP_ALLOC_LARGE      info 0: next slot = size / 8         2 slots
+ *                             info 1: next two slots = size (LE)   3 slots
+ *     2 UWOP_ALLOC_SMALL      size = info * 8 + 8 (8..128)         1 slot
+ *     3 UWOP_SET_FPREG        info unused (0); FP = rsp + frame offset
+ *     4 UWOP_SAVE_NONVOL      info = register, next slot = offset / 8
+ *     5 UWOP_SAVE_NONVOL_FAR  info = register, next two = offset   3 slots
+ *     8 UWOP_SAVE_XMM128      info = xmm number, next = offset / 16
+ *     9 UWOP_SAVE_XMM128_FAR  info = xmm number, next two = offset 3 slots
+ *    10 UWOP_PUSH_MACHFRAME   info 0, or 1 when an error code was pushed
+ *   Save offsets are from rsp at the end of the prologue, or from
+ *   FP - frame offset once the frame register is set.
+ *   gas emits: .seh_pushreg -> 0; .seh_stackalloc -> 2 up to 0x80, 1/info
+ *   0 up to 0x7fff8, 1/info 1 above; .seh_setframe -> 3; .seh_savereg -> 4
+ *   up to 0x7fff8, else 5; .seh_savexmm -> 8 up to 0xffff0, else 9;
+ *   .seh_pushframe [code] -> 10.  An offset that is not a multiple of 8
+ *   (savereg) or 16 (savexmm) silently gets the FAR form: gas does not
+ *   complain about misalignment.
+ *   Example (gas): push %rbp; push %rbx; push %r12; sub $0x1008,%rsp;
+ *   lea 0x80(%rsp),%rbp; movaps %xmm6,0x10(%rsp) with the matching .seh_*
+ *   lines assembles to
+ *   01 18 08 85 | 18 68 01 00 | 13 03 | 0b 01 01 02 | 04 c0 | 02 30 | 01 50.
+ *   objdump -x misprints SAVE_XMM128_FAR offsets (it scales them by 16:
+ *   0x100010 is shown as 0x1000100); the bytes are unscaled, and wine's
+ *   unwinder reads them unscaled (selftest nasm_frame relies on it).
+ * A function with no .pdata entry is a leaf: the unwinder takes the return
+ * address from [rsp].  That is only correct if it never moves rsp or
+ * touches a callee-saved register; this checker reports it when it does.
+ * Inside the prologue (Rip offset < prologue size) the unwinder skips codes
+ * whose offset is beyond Rip; from the prologue size on, every code
+ * applies, so a prologue size that is too small makes it read saves not
+ * yet made.  Epilogues are not described by codes: the unwinder recognises
+ * them from the bytes.  Wine accepts only a contiguous "add $n,%rsp" or
+ * "lea n(%fp),%rsp", then pops, then ret (repz ret too); any other
+ * instruction in between (even a nop) makes it apply the prologue codes
+ * again, which is wrong there.  Wine fills KNONVOLATILE_CONTEXT_POINTERS,
+ * which the failure messages use to say where a register was read.
+ *
+ * nasm -f win64: no unwind macros; write the tables by hand.  Sections
+ * .pdata and .xdata get the right attributes by name (or spell them
+ * "section .pdata rdata align=4"); an RVA is "dd label wrt ..imagebase"
+ * (nasm has no "rva" operator); differences of .text labels, e.g.
+ * "db .after_push - func", work as constants inside .xdata.
+ */
+#include "abi_check.h"
+
+#include <windows.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shared with win64_trampoline.S: keep in step with its IO_* offsets. */
+struct w64_io {
+    uint64_t gpr_in[8];     /* rbx rbp rdi rsi r12 r13 r14 r15 */
+    uint64_t gpr_out[8];
+    uint64_t xmm_in[10][2]; /* xmm6..xmm15, low quadword first */
+    uint64_t xmm_out[10][2];
+    uint64_t args[ABI_MAX_ARGS];
+    uint64_t fn;
+    uint64_t tf;
+    uint64_t rax;
+    uint64_t rflags;
+    uint64_t rsp_call;
+    uint64_t rsp_after;
+};
+_Static_assert(offsetof(struct w64_io, gpr_out) == 64, "IO_GPR_OUT");
+_Static_assert(offsetof(struct w64_io, xmm_in) == 128, "IO_XMM_IN");
+_Static_assert(offsetof(struct w64_io, xmm_out) == 288, "IO_XMM_OUT");
+_Static_assert(offsetof(struct w64_io, args) == 448, "IO_ARGS");
+_Static_assert(offsetof(struct w64_io, fn) == 528, "IO_FN");
+_Static_assert(offsetof(struct w64_io, tf) == 536, "IO_TF");
+_Static_assert(offsetof(struct w64_io, rax) == 544, "IO_RAX");
+_Static_assert(offsetof(struct w64_io, rflags) == 552, "IO_RFLAGS");
+_Static_assert(offsetof(struct w64_io, rsp_call) == 560, "IO_RSP_CALL");
+_Static_assert(offsetof(struct w64_io, rsp_after) == 568, "IO_RSP_AFTER");
+
+void abi_win64_trampoline(struct w64_io *io);
+extern const unsigned char abi_win64_trampoline_ret[];
+
+#define EFLAGS_TF 0x100u
+#define EFLAGS_DF 0x400u
+
+static const char *const gpr_name[8] = {
+    "rbx", "rbp", "rdi", "rsi", "r12", "r13", "r14", "r15"
+};
+/* Windows register numbers of the same registers (CONTEXT order). */
+static const int gpr_winreg[8] = { 3, 5, 7, 6, 12, 13, 14, 15 };
+
+static void fmt(char *err, size_t errlen, const char *f, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fmt(char *err, size_t errlen, const char *f, ...)
+{
+    va_list ap;
+    if (err == NULL || errlen == 0)
+        return;
+    va_start(ap, f);
+    vsnprintf(err, errlen, f, ap);
+    va_end(ap);
+}
+
+/* Appends to a message already in buf (used to list several mismatches). */
+static void append(char *buf, size_t len, const char *f, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *f, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    if (used + 1 >= len)
+        return;
+    va_start(ap, f);
+    vsnprintf(buf + used, len - used, f, ap);
+    va_end(ap);
+}
+
+/* xorshift64*: values for the callee-saved registers, different each call. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+    uint64_t x = rng_state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    rng_state = x;
+    return x * 0x2545f4914f6cdd1dull;
+}
+
+static int fill_io(struct w64_io *io, const void *fn, const uint64_t *args,
+                   int nargs, uint64_t tf, char *err, size_t errlen)
+{
+    if (fn == NULL || nargs < 0 || nargs > ABI_MAX_ARGS
+        || (nargs > 0 && args == NULL)) {
+        fmt(err, errlen, "bad arguments (fn %p, nargs %d, at most %d)",
+            fn, nargs, ABI_MAX_ARGS);
+        return -1;
+    }
+    memset(io, 0, sizeof(*io));
+    for (int i = 0; i < 8; i++)
+        io->gpr_in[i] = rnd();
+    for (int i = 0; i < 10; i++) {
+        io->xmm_in[i][0] = rnd();
+        io->xmm_in[i][1] = rnd();
+    }
+    /* Unused argument slots get random junk too: fn must not rely on them. */
+    for (int i = 0; i < ABI_MAX_ARGS; i++)
+        io->args[i] = i < nargs ? args[i] : rnd();
+    io->fn = (uint64_t)(uintptr_t)fn;
+    io->tf = tf;
+    return 0;
+}
+
+int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
+             char *err, size_t errlen)
+{
+    struct w64_io io;
+    char msg[1024] = "";
+
+    if (fill_io(&io, fn, args, nargs, 0, err, errlen) != 0)
+        return -1;
+    abi_win64_trampoline(&io);
+    if (ret != NULL)
+        *ret = io.rax;
+
+    for (int i = 0; i < 8; i++)
+        if (io.gpr_out[i] != io.gpr_in[i])
+            append(msg, sizeof(msg), "%s%s changed: 0x%016llx -> 0x%016llx",
+                   msg[0] ? "; " : "", gpr_name[i],
+                   (unsigned long long)io.gpr_in[i],
+                   (unsigned long long)io.gpr_out[i]);
+    for (int i = 0; i < 10; i++)
+        if (io.xmm_out[i][0] != io.xmm_in[i][0]
+            || io.xmm_out[i][1] != io.xmm_in[i][1])
+            append(msg, sizeof(msg),
+                   "%sxmm%d changed: 0x%016llx%016llx -> 0x%016llx%016llx",
+                   msg[0] ? "; " : "", i + 6,
+                   (unsigned long long)io.xmm_in[i][1],
+                   (unsigned long long)io.xmm_in[i][0],
+                   (unsigned long long)io.xmm_out[i][1],
+                   (unsigned long long)io.xmm_out[i][0]);
+    if (io.rflags & EFLAGS_DF)
+        append(msg, sizeof(msg), "%sdirection flag left set",
+               msg[0] ? "; " : "");
+    if (io.rsp_after != io.rsp_call)
+        append(msg, sizeof(msg), "%sstack pointer off by %+lld after return",
+               msg[0] ? "; " : "",
+               (long long)(io.rsp_after - io.rsp_call));
+    /* The trampoline's own promise; a failure here is a bug in the rig. */
+    if (io.rsp_call & 15)
+        append(msg, sizeof(msg), "%strampoline bug: rsp 0x%llx not 16-aligned at call",
+               msg[0] ? "; " : "", (unsigned long long)io.rsp_call);
+    if (msg[0]) {
+        fmt(err, errlen, "%s", msg);
+        return -1;
+    }
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* unwind_check                                                             */
+
+#define MAX_DEPTH 64
+#define DEFAULT_MAX_STEPS 2000000ul
+#define MAX_PRE_STEPS 8       /* traps inside the trampoline before fn */
+
+/* What a frame must unwind to: its state at entry. */
+struct frame {
+    DWORD64 entry;            /* first instruction (fn, or a callee) */
+    DWORD64 ret;              /* return address at entry, [rsp] */
+    DWORD64 rsp;              /* rsp at entry */
+    DWORD64 gpr[8];
+    M128A xmm[10];
+};
+
+enum { ST_IDLE, ST_WAIT_ENTRY, ST_STEPPING, ST_DONE };
+
+/*
+ * The vectored handler has no user argument, so the state is static: one
+ * unwind_check at a time (the tests are single-threaded).
+ */
+static struct {
+    volatile int state;
+    DWORD64 fn;
+    unsigned long max_steps, pre_steps, steps, unwinds, failures;
+    int depth;                /* frames on fr[]; fr[0] is fn's */
+    struct frame fr[MAX_DEPTH];
+    DWORD64 prev_rip, prev_rsp;
+    char first[640];          /* first failure */
+    char fatal[256];          /* stepping had to stop */
+    /* Guard around RtlVirtualUnwind: bad unwind info can make it fault. */
+    volatile int in_unwind;
+    void *jb[5];
+} us;
+
+static DWORD64 ctx_gpr(const CONTEXT *c, int i)
+{
+    switch (i) {
+    case 0: return c->Rbx;
+    case 1: return c->Rbp;
+    case 2: return c->Rdi;
+    case 3: return c->Rsi;
+    case 4: return c->R12;
+    case 5: return c->R13;
+    case 6: return c->R14;
+    default: return c->R15;
+    }
+}
+
+static void record_entry(struct frame *f, const CONTEXT *c)
+{
+    f->entry = c->Rip;
+    f->rsp = c->Rsp;
+    f->ret = *(const DWORD64 *)c->Rsp;
+    for (int i = 0; i < 8; i++)
+        f->gpr[i] = ctx_gpr(c, i);
+    for (int i = 0; i < 10; i++)
+        f->xmm[i] = c->FltSave.XmmRegisters[i + 6];
+}
+
+/* "fn+0x12", or for a callee "callee 0x...+0x3 (depth 1, called from fn+0x20)". */
+static void describe_pc(char *buf, size_t len, DWORD64 rip)
+{
+    if (us.depth <= 1) {
+        if (rip >= us.fn)
+            snprintf(buf, len, "fn+0x%llx", (unsigned long long)(rip - us.fn));
+        else    /* e.g. after a tail jump to a lower address */
+            snprintf(buf, len, "fn-0x%llx", (unsigned long long)(us.fn - rip));
+        return;
+    }
+    const struct frame *top = &us.fr[us.depth - 1];
+    snprintf(buf, len, "callee 0x%llx+0x%llx (depth %d, called from fn+0x%llx)",
+             (unsigned long long)top->entry,
+             (unsigned long long)(rip - top->entry), us.depth - 1,
+             (unsigned long long)(us.fr[1].ret - us.fn));
+}
+
+/* Where the unwinder found a register, for the failure message. */
+static void describe_source(char *buf, size_t len, const void *p,
+                            const struct frame *f, int have_pdata)
+{
+    if (!have_pdata)
+        snprintf(buf, len, "no .pdata: leaf rule, register not restored");
+    else if (p == NULL)
+        snprintf(buf, len, "not restored by the unwind codes");
+    else
+        snprintf(buf, len, "unwinder read it at entry rsp%+lld",
+                 (long long)((DWORD64)(uintptr_t)p - f->rsp));
+}
+
+static void fail(DWORD64 rip, const char *f, ...)
+    __attribute__((format(printf, 2, 3)));
+static void fail(DWORD64 rip, const char *f, ...)
+{
+    char where[160];
+    va_list ap;
+    int n;
+
+    if (us.failures++ > 0)
+        return;
+    describe_pc(where, sizeof(where), rip);
+    n = snprintf(us.first, sizeof(us.first), "%s: ", where);
+    if (n < 0 || (size_t)n >= sizeof(us.first))
+        return;
+    va_start(ap, f);
+    vsnprintf(us.first + n, sizeof(us.first) - (size_t)n, f, ap);
+    va_end(ap);
+}
+
+/* Entered from the handler when RtlVirtualUnwind faults; see unwind_one. */
+static void __attribute__((noinline, noreturn)) escape_unwinder(void)
+{
+    __builtin_longjmp(us.jb, 1);
+}
+
+/* Returns 0, or -1 if the unwinder faulted (bad unwind info). */
+static int __attribute__((noinline))
+guarded_virtual_unwind(DWORD64 base, PRUNTIME_FUNCTION rf, CONTEXT *c,
+                       KNONVOLATILE_CONTEXT_POINTERS *ptrs)
+{
+    PVOID handler_data = NULL;
+    DWORD64 establisher = 0;
+
+    if (__builtin_setjmp(us.jb)) {
+        us.in_unwind = 0;
+        return -1;
+    }
+    us.in_unwind = 1;
+    RtlVirtualUnwind(UNW_FLAG_NHANDLER, base, c->Rip, rf, c, &handler_data,
+                     &establisher, ptrs);
+    us.in_unwind = 0;
+    return 0;
+}
+
+/* Unwinds a copy of the live context by one frame and checks it. */
+static void check_unwind(const CONTEXT *live)
+{
+    const struct frame *f = &us.fr[us.depth - 1];
+    static CONTEXT c;   /* static: CONTEXT is large and 16-aligned */
+    KNONVOLATILE_CONTEXT_POINTERS ptrs;
+    DWORD64 base = 0, rip = live->Rip;
+    PRUNTIME_FUNCTION rf;
+    char src[96];
+
+    c = *live;
+    memset(&ptrs, 0, sizeof(ptrs));
+    us.unwinds++;
+    rf = RtlLookupFunctionEntry(rip, &base, NULL);
+    if (rf == NULL) {
+        /* Leaf: the return address must be at [rsp]. */
+        c.Rip = *(const DWORD64 *)c.Rsp;
+        c.Rsp += 8;
+    } else if (guarded_virtual_unwind(base, rf, &c, &ptrs) != 0) {
+        fail(rip, "RtlVirtualUnwind faulted: the unwind info makes it read "
+             "outside memory (frame register or offsets wrong?)");
+        return;
+    }
+
+    if (c.Rip != f->ret) {
+        fail(rip, "return address after unwinding is 0x%llx, want 0x%llx "
+             "(caller rsp 0x%llx, want 0x%llx)%s",
+             (unsigned long long)c.Rip, (unsigned long long)f->ret,
+             (unsigned long long)c.Rsp, (unsigned long long)(f->rsp + 8),
+             rf ? "" : " [no .pdata: leaf rule]");
+        return;
+    }
+    if (c.Rsp != f->rsp + 8) {
+        fail(rip, "caller rsp after unwinding is 0x%llx, want 0x%llx "
+             "(off by %+lld)%s",
+             (unsigned long long)c.Rsp, (unsigned long long)(f->rsp + 8),
+             (long long)(c.Rsp - (f->rsp + 8)),
+             rf ? "" : " [no .pdata: leaf rule]");
+        return;
+    }
+    for (int i = 0; i < 8; i++) {
+        DWORD64 got = ctx_gpr(&c, i);
+        if (got != f->gpr[i]) {
+            describe_source(src, sizeof(src),
+                            ptrs.IntegerContext[gpr_winreg[i]], f, rf != NULL);
+            fail(rip, "%s after unwinding is 0x%016llx, want 0x%016llx (%s)",
+                 gpr_name[i], (unsigned long long)got,
+                 (unsigned long long)f->gpr[i], src);
+            return;
+        }
+    }
+    for (int i = 0; i < 10; i++) {
+        const M128A *got = &c.FltSave.XmmRegisters[i + 6];
+        if (got->Low != f->xmm[i].Low || got->High != f->xmm[i].High) {
+            describe_source(src, sizeof(src), ptrs.FloatingContext[i + 6], f,
+                            rf != NULL);
+            fail(rip, "xmm%d after unwinding is 0x%016llx%016llx, want "
+                 "0x%016llx%016llx (%s)", i + 6,
+                 (unsigned long long)got->High, (unsigned long long)got->Low,
+                 (unsigned long long)f->xmm[i].High,
+                 (unsigned long long)f->xmm[i].Low, src);
+            return;
+        }
+    }
+}
+
+/* Is the instruction at p a near call (E8, or FF /2), after prefixes? */
+static int is_call(const unsigned char *p)
+{
+    int i = 0;
+    while (i < 4 && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xf2
+                     || p[i] == 0x2e || p[i] == 0x3e || p[i] == 0x26
+                     || p[i] == 0x36 || p[i] == 0x64 || p[i] == 0x65))
+        i++;
+    if ((p[i] & 0xf0) == 0x40)
+        i++;
+    return p[i] == 0xe8 || (p[i] == 0xff && ((p[i + 1] >> 3) & 7) == 2);
+}
+
+static void stop_stepping(CONTEXT *c)
+{
+    c->EFlags &= ~EFLAGS_TF;
+    us.state = ST_DONE;
+}
+
+static LONG CALLBACK step_handler(EXCEPTION_POINTERS *ep)
+{
+    DWORD code = ep->ExceptionRecord->ExceptionCode;
+    CONTEXT *c = ep->ContextRecord;
+
+    /* Any error (access violation, misalignment...) inside the unwinder. */
+    if (us.in_unwind && (code & 0xc0000000u) == 0xc0000000u)
+        escape_unwinder();
+    if (code != EXCEPTION_SINGLE_STEP
+        || (us.state != ST_WAIT_ENTRY && us.state != ST_STEPPING))
+        return EXCEPTION_CONTINUE_SEARCH;
+
+    if (us.state == ST_WAIT_ENTRY) {
+        if (c->Rip != us.fn) {
+            /* Still in the trampoline, between popfq and the call. */
+            if (++us.pre_steps > MAX_PRE_STEPS) {
+                snprintf(us.fatal, sizeof(us.fatal),
+                         "single-stepping never reached fn (stopped at 0x%llx)",
+                         (unsigned long long)c->Rip);
+                stop_stepping(c);
+                return EXCEPTION_CONTINUE_EXECUTION;
+            }
+            c->EFlags |= EFLAGS_TF;
+            return EXCEPTION_CONTINUE_EXECUTION;
+        }
+        us.depth = 1;
+        record_entry(&us.fr[0], c);
+        if (us.fr[0].ret != (DWORD64)(uintptr_t)abi_win64_trampoline_ret)
+            snprintf(us.fatal, sizeof(us.fatal),
+                     "trampoline bug: return address 0x%llx at fn entry",
+                     (unsigned long long)us.fr[0].ret);
+        us.state = ST_STEPPING;
+    } else {
+        struct frame *top = &us.fr[us.depth - 1];
+        if (c->Rip == (DWORD64)(uintptr_t)abi_win64_trampoline_ret) {
+            /* Back in the trampoline (abi_call reports a bad rsp). */
+            stop_stepping(c);
+            return EXCEPTION_CONTINUE_EXECUTION;
+        }
+        if (us.depth > 1 && c->Rip == top->ret && c->Rsp == top->rsp + 8) {
+            us.depth--;           /* a callee returned */
+        } else if (c->Rsp == us.prev_rsp - 8
+                   && is_call((const unsigned char *)(uintptr_t)us.prev_rip)
+                   && *(const DWORD64 *)c->Rsp > us.prev_rip
+                   && *(const DWORD64 *)c->Rsp <= us.prev_rip + 15
+                   && *(const DWORD64 *)c->Rsp != c->Rip) {
+            if (us.depth == MAX_DEPTH) {
+                snprintf(us.fatal, sizeof(us.fatal),
+                         "call depth above %d at 0x%llx", MAX_DEPTH,
+                         (unsigned long long)c->Rip);
+                stop_stepping(c);
+                return EXCEPTION_CONTINUE_EXECUTION;
+            }
+            record_entry(&us.fr[us.depth++], c);
+        }
+    }
+
+    us.steps++;
+    check_unwind(c);
+    us.prev_rip = c->Rip;
+    us.prev_rsp = c->Rsp;
+    if (us.steps >= us.max_steps) {
+        snprintf(us.fatal, sizeof(us.fatal),
+                 "gave up after %lu instructions (runaway? set ABI_MAX_STEPS "
+                 "to allow more)", us.steps);
+        stop_stepping(c);
+        return EXCEPTION_CONTINUE_EXECUTION;
+    }
+    c->EFlags |= EFLAGS_TF;
+    return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+int unwind_check(const void *fn, const uint64_t *args, int nargs,
+                 struct unwind_stats *st, char *err, size_t errlen)
+{
+    struct w64_io io;
+    const char *env = getenv("ABI_MAX_STEPS");
+    PVOID h;
+
+    if (st != NULL)
+        st->steps = st->unwinds = 0;
+    if (fill_io(&io, fn, args, nargs, EFLAGS_TF, err, errlen) != 0)
+        return -1;
+
+    memset(&us, 0, sizeof(us));
+    us.fn = (DWORD64)(uintptr_t)fn;
+    us.max_steps = DEFAULT_MAX_STEPS;
+    if (env != NULL && strtoul(env, NULL, 0) > 0)
+        us.max_steps = strtoul(env, NULL, 0);
+
+    h = AddVectoredExceptionHandler(1, step_handler);
+    if (h == NULL) {
+        fmt(err, errlen, "AddVectoredExceptionHandler failed (%lu)",
+            (unsigned long)GetLastError());
+        return -1;
+    }
+    us.state = ST_WAIT_ENTRY;
+    abi_win64_trampoline(&io);
+    if (us.state != ST_DONE && !us.fatal[0])
+        snprintf(us.fatal, sizeof(us.fatal), "%s",
+                 us.state == ST_WAIT_ENTRY
+                     ? "the trap flag never fired (no single-step exceptions)"
+                     : "fn returned without the handler noticing");
+    us.state = ST_IDLE;
+    RemoveVectoredExceptionHandler(h);
+
+    if (st != NULL) {
+        st->steps = us.steps;
+        st->unwinds = us.unwinds;
+    }
+    if (us.fatal[0] || us.failures) {
+        if (us.failures && us.fatal[0])
+            fmt(err, errlen, "%s; %lu of %lu instructions failed; also: %s",
+                us.first, us.failures, us.unwinds, us.fatal);
+        else if (us.failures)
+            fmt(err, errlen, "%s; %lu of %lu instructions failed", us.first,
+                us.failures, us.unwinds);
+        else
+            fmt(err, errlen, "%s", us.fatal);
+        return -1;
+    }
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    return 0;
+}

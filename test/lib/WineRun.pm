@@ -1,0 +1,112 @@
+# Runs Win64 test programs under wine64 as TAP subtests (for test/t/*.t).
+#
+# wine runs headless with WINEDEBUG=-all and a private prefix,
+# $BUILD/wineprefix, created by the first run (which gets a generous
+# timeout).  Its console output has CRLF line endings: they are stripped
+# before the TAP is read.  Debian's wine64 is not on PATH: the loader is
+# /usr/lib/wine/wine64 (override with WINE64).
+package WineRun;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Spec;
+use File::Temp qw(tempfile);
+use Time::HiRes qw(time);
+use ImplRuns qw(result in_path);
+
+our @EXPORT_OK = qw(wine_missing wine_subtest);
+
+my $wine = $ENV{WINE64} // '/usr/lib/wine/wine64';
+
+# What is missing to build and run Win64 tests, in words (empty: nothing).
+sub wine_missing {
+    my @missing;
+    push @missing, 'x86_64-w64-mingw32-gcc (gcc-mingw-w64-x86-64)'
+        unless in_path('x86_64-w64-mingw32-gcc');
+    push @missing, 'nasm' unless in_path('nasm');
+    push @missing, "$wine (wine64)" unless -x $wine;
+    return @missing;
+}
+
+sub prefix { File::Spec->rel2abs(($ENV{BUILD} // 'build') . '/wineprefix') }
+
+# (exit status, stdout, stderr, timed out?); only our child is ever killed.
+sub run_wine {
+    my ($timeout, @cmd) = @_;
+    my ($efh) = tempfile(UNLINK => 1);
+    my $pid = open(my $fh, '-|');
+    die "fork: $!\n" unless defined $pid;
+    if ($pid == 0) {
+        $ENV{WINEPREFIX} = prefix();
+        $ENV{WINEDEBUG} = '-all';
+        $ENV{WINEDLLOVERRIDES} = 'mscoree,mshtml=';  # no Mono/Gecko prompts
+        delete @ENV{qw(DISPLAY WAYLAND_DISPLAY)};    # never open a window
+        open(STDERR, '>&', $efh) or die "stderr: $!\n";
+        exec(@cmd) or do { print STDERR "cannot run $cmd[0]: $!\n"; exit 127 };
+    }
+    my ($out, $timed_out) = ('', 0);
+    eval {
+        local $SIG{ALRM} = sub { die "timeout\n" };
+        alarm $timeout;
+        local $/;
+        $out = <$fh> // '';
+        alarm 0;
+    };
+    if ($@) {
+        die $@ unless $@ eq "timeout\n";
+        $timed_out = 1;
+        kill 'TERM', $pid;
+        sleep 2;
+        kill 'KILL', $pid;
+    }
+    close $fh;
+    my $status = $?;
+    seek($efh, 0, 0);
+    my $err = do { local $/; <$efh> } // '';
+    return ($status, $out, $err, $timed_out);
+}
+
+# One subtest: runs EXE ARGS... under wine, shows its TAP indented and
+# records one ok / not ok.  Returns (ok, number of output lines, of which
+# ended in CRLF, the TAP text).
+sub wine_subtest {
+    my ($desc, $exe, @args) = @_;
+    unless (-f $exe) {
+        result(0, "$desc: $exe is missing (run make tests)");
+        return (0, 0, 0, '');
+    }
+    # A new prefix takes 10-30 s to create; later runs a second or two.
+    my $first   = !-f prefix() . '/system.reg';
+    my $timeout = $first ? 300 : 120;
+    print "# creating the wine prefix ", prefix(), " (timeout ${timeout} s)\n" if $first;
+    print "# Subtest: $desc\n";
+    my $t0 = time;
+    my ($status, $out, $err, $timed_out) = run_wine($timeout, $wine, $exe, @args);
+    my @lines = split /\n/, $out;
+    my $crlf = grep { /\r\z/ } @lines;
+    s/\r\z// for @lines;
+    my ($plan, $skip_all, $not_ok) = (undef, undef, 0);
+    for my $line (@lines) {
+        $plan = $1 if $line =~ /^1\.\.(\d+)/;
+        $skip_all = $1 if $line =~ /^1\.\.0\s*#\s*SKIP\s*(.*)/i;
+        $not_ok++ if $line =~ /^not ok/;
+        print "    $line\n";
+    }
+    # wine's own messages (prefix creation, crashes) go to stderr.
+    print "    # stderr: $_\n" for grep { /\S/ } split /\r?\n/, $err;
+    printf "    # %.1f s%s\n", time - $t0, $first ? ' (including prefix creation)' : '';
+
+    my $why = $timed_out     ? "timed out after $timeout s"
+            : $status & 127  ? 'killed by signal ' . ($status & 127)
+            : $status        ? 'exit status ' . ($status >> 8)
+            : !defined $plan ? 'no TAP plan'
+            : $not_ok        ? "$not_ok failed"
+            :                  undef;
+    my $ok = defined $skip_all && !$status
+        ? result(1, $desc, "SKIP $skip_all")
+        : result(!defined $why, defined $why ? "$desc ($why)" : $desc);
+    return ($ok, scalar(@lines), $crlf, join("\n", @lines));
+}
+
+1;

@@ -1,0 +1,25 @@
+#!/usr/bin/perl
+# The frame corpus (test/xlate/frame_corpus.s) translated by the 64-bit
+# layer for each ABI, run through the ABI checker and the single-step
+# unwind checker: natively on ELF (libunwind), and under wine64 for the
+# mingw64 and nasm flavours (RtlVirtualUnwind).  Win64 runs SKIP when
+# mingw-w64, nasm or wine64 is missing.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use ImplRuns qw(result run_child finish);
+use WineRun qw(wine_missing wine_subtest);
+
+my $build = $ENV{BUILD} // 'build';
+run_child('elf: frame corpus, SysV checkers', {}, "$build/test/xlate/frames_elf", 'elf: ');
+my @missing = wine_missing();
+for my $flavour (qw(mingw64 nasm)) {
+    if (@missing) {
+        result(1, "$flavour: frame corpus under wine", 'SKIP missing ' . join(', ', @missing));
+        next;
+    }
+    wine_subtest("$flavour: frame corpus, Win64 checkers under wine",
+                 "$build/test/xlate/frames_$flavour.exe", "$flavour: ");
+}
+finish();

@@ -1,0 +1,49 @@
+# Included by the Makefile: the frame corpus (test/xlate/frame_corpus.s)
+# translated by the 64-bit layer for each ABI and linked with the ABI and
+# unwind checkers (test/abi): build/test/xlate/frames_elf (native) and
+# frames_{mingw64,nasm}.exe (run under wine by test/t/61-frames.t).
+
+PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
+XL := $(BUILD)/xlate
+.PRECIOUS: $(XL)/%.s $(XL)/%.asm
+
+$(XL)/%.elf.s: test/xlate/%.s $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) perlasm/x86_64-xlate.pl elf $@ < $<
+$(XL)/%.mingw64.s: test/xlate/%.s $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) perlasm/x86_64-xlate.pl mingw64 $@ < $<
+$(XL)/%.nasm.asm: test/xlate/%.s $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) perlasm/x86_64-xlate.pl nasm $@ < $<
+
+$(XL)/%.elf.o: $(XL)/%.elf.s
+	$(CC) -c -Wa,--fatal-warnings -o $@ $<
+$(XL)/frame_main.o: test/xlate/frame_main.c test/abi/abi_check.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/test/xlate/frames_elf: $(XL)/frame_main.o $(XL)/frame_corpus.elf.o \
+    $(ABI_OBJ)/abi_sysv.o $(ABI_OBJ)/sysv_trampoline.S.o $(BUILD)/obj/test/lib/tap.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
+tests: $(BUILD)/test/xlate/frames_elf
+
+# Win64: the same driver and corpus, mingw64 and nasm flavours.
+$(XL)/%.mingw64.o: $(XL)/%.mingw64.s
+	x86_64-w64-mingw32-as --fatal-warnings -o $@ $<
+$(XL)/%.nasm.o: $(XL)/%.nasm.asm
+	$(NASM) -f win64 -Wall -Werror -o $@ $<
+$(XL)/frame_main.c.o: test/xlate/frame_main.c test/abi/abi_check.h
+	@mkdir -p $(@D)
+	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+$(BUILD)/test/xlate/frames_%.exe: $(XL)/frame_main.c.o $(XL)/frame_corpus.%.o \
+    $(addprefix $(W64)/,abi_win64.c.o win64_trampoline.S.o tap.c.o)
+	@mkdir -p $(@D)
+	$(MINGW_CC) -o $@ $^
+
+ifneq ($(shell command -v $(MINGW_CC) 2>/dev/null),)
+ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+tests: $(BUILD)/test/xlate/frames_mingw64.exe $(BUILD)/test/xlate/frames_nasm.exe
+endif
+endif
