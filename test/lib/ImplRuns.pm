@@ -12,7 +12,9 @@ our @EXPORT_OK = qw(result registry run_child mask_env describe_mask finish in_p
 
 my ($count, $failed) = (0, 0);
 
-sub result {
+# The prototype puts the condition in scalar context: a failed match in a
+# list would vanish and shift the description into its place.
+sub result($$;$) {
     my ($ok, $desc, $directive) = @_;
     $count++;
     $failed++ unless $ok;

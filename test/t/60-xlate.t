@@ -145,6 +145,43 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
     result(1, 'macosx: frame corpus equals ELF', 'SKIP as, clang or llvm-objdump missing');
 }
 
+# --- the rest of the dialect: symbol directives, .comm, .extern, .picmeup,
+# data, .previous, remember/restore_state ---------------------------------
+{
+    my %dobj;
+    for my $flavour (qw(elf macosx mingw64 nasm masm)) {
+        my $asm = "$dir/dialect.$flavour." . ($flavour =~ /nasm|masm/ ? 'asm' : 's');
+        my ($st, $msg) = translate($flavour, "$root/test/xlate/dialect_corpus.s", $asm);
+        if ($st || $flavour eq 'masm' || !have($ASSEMBLE{$flavour}[0])) {
+            result($st == 0, "$flavour: dialect_corpus.s translates") or print "#   $msg";
+            next;
+        }
+        my $o = "$dir/dialect.$flavour.o";
+        ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, $o));
+        result($st == 0 && $msg eq '', "$flavour: dialect_corpus.s translates and assembles cleanly")
+            or print map { "#   $_\n" } split /\n/, $msg;
+        $dobj{$flavour} = $o unless $st;
+    }
+    if ($dobj{elf} && have('readelf')) {
+        my (undef, $syms) = run('readelf', '-s', '-W', $dobj{elf});
+        result($syms =~ /FUNC\s+GLOBAL\s+HIDDEN\s+\d+\s+dc_hidden/
+               && $syms =~ /GLOBAL\s+DEFAULT\s+COM\s+dc_common/
+               && $syms =~ /GLOBAL\s+DEFAULT\s+UND\s+dc_external/,
+               'elf: .hidden, .comm and .extern give the right symbols');
+        my (undef, $dis) = run('objdump', '-d', $dobj{elf});
+        result($dis =~ /lea\s+-0x7\(%rip\),%rax/, 'elf: .picmeup loads its own address');
+    }
+    if ($dobj{macosx} && have('llvm-nm')) {
+        my (undef, $syms) = run('llvm-nm', '-m', $dobj{macosx});
+        result($syms =~ /private external _dc_hidden/,
+               'macosx: .hidden becomes .private_extern on _dc_hidden');
+    }
+}
+{
+    my ($st, $msg) = run('sh', '-c', "printf '.section .pdata\\n.rva x\\n' | \"$^X\" \"$xlate\" elf -");
+    result($st != 0 && $msg =~ /exists only on Win64/, 'elf: a .pdata section is refused with a reason');
+}
+
 # --- ELF security notes, endbr64, read-only data ----------------------------
 if ($obj{elf} && have('readelf')) {
     my (undef, $notes) = run('readelf', '-n', $obj{elf});

@@ -53,7 +53,7 @@ sub finish {
         if $self->{func};
     my $e = $self->{emit};
     my $out = $e->file_header . $self->{out};
-    $out .= $self->win64_tables if $self->win64;
+    $out .= $self->win64_tables if $self->win64 && !$self->{manual_seh};
     return $out . $e->file_footer;
 }
 
@@ -144,8 +144,13 @@ sub directive {
     if ($name eq '.section') {
         my ($sec) = split_args($args);
         return $self->set_section('rodata') if $sec =~ /^\.rodata/;
-        return $self->set_section('pdata')  if $sec eq '.pdata';
-        return $self->set_section('xdata')  if $sec eq '.xdata';
+        if ($sec eq '.pdata' || $sec eq '.xdata') {
+            fail("section $sec exists only on Win64 (guard it with the flavour)")
+                unless $self->win64;
+            # The module writes its own SEH tables: it owns all of them.
+            $self->{manual_seh} = 1;
+            return $self->set_section(substr($sec, 1));
+        }
         return $self->set_section('text')   if $sec eq '.text';
         return if $sec =~ /^\.note\.GNU-stack/;       # we always add it
         fail("unsupported section $sec");

@@ -19,19 +19,19 @@ sub mem_text {
     return $t;
 }
 
+# MASM spells hexadecimal 0ABh.
 sub expr {
     my ($self, $e) = @_;
     $e = $self->SUPER::expr($e);
-    $e =~ s/\$(?![\w])/\$/g;
+    $e =~ s/\b0x([0-9a-fA-F]+)\b/0$1h/g;
     return $e;
 }
 
 sub file_header { return "OPTION\tDOTNAME\n" }
-sub file_footer { return "END\n" }
 
 my %SEGMENT = (
-    text   => '.text$	SEGMENT ALIGN(64) \'CODE\'',
-    data   => '.data',
+    text   => '_TEXT	SEGMENT ALIGN(64) \'CODE\'',
+    data   => '_DATA	SEGMENT ALIGN(8) \'DATA\'',
     rodata => '.rdata	SEGMENT READONLY ALIGN(64)',
     pdata  => '.pdata	SEGMENT READONLY ALIGN(4)',
     xdata  => '.xdata	SEGMENT READONLY ALIGN(8)',
@@ -42,7 +42,6 @@ sub section {
     my $seg = $SEGMENT{$kind}
         or X64::Emit::Nasm::die_here("section $raw has no masm equivalent");
     ($self->{open_segment}) = $seg =~ /^(\S+)/;
-    $self->{open_segment} = undef if $seg eq '.data';
     return $close . "$seg\n";
 }
 

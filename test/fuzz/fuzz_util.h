@@ -1,0 +1,97 @@
+/*
+ * Helpers shared by the libFuzzer targets (test/fuzz/fuzz_*.c): reading
+ * parameters from the fuzz input and reporting a mismatch.
+ *
+ * A mismatch prints what differed to stderr and calls abort(), which
+ * libFuzzer reports as a crash and saves the input that caused it.
+ */
+#ifndef TEST_FUZZ_UTIL_H
+#define TEST_FUZZ_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The input as a stream.  Reading past the end gives zeros, so every input
+ * decodes to some case and the fuzzer never wastes runs on rejected ones.
+ */
+struct fuzz_in {
+    const uint8_t *p;
+    size_t left;
+};
+
+static inline uint8_t fuzz_byte(struct fuzz_in *in)
+{
+    if (in->left == 0)
+        return 0;
+    in->left--;
+    return *in->p++;
+}
+
+static inline void fuzz_bytes(struct fuzz_in *in, void *out, size_t n)
+{
+    size_t take = n < in->left ? n : in->left;
+    memcpy(out, in->p, take);
+    memset((uint8_t *)out + take, 0, n - take);
+    in->p += take;
+    in->left -= take;
+}
+
+static inline uint16_t fuzz_u16(struct fuzz_in *in)
+{
+    uint16_t hi = fuzz_byte(in);
+    return (uint16_t)(hi << 8 | fuzz_byte(in));
+}
+
+static inline uint32_t fuzz_u32(struct fuzz_in *in)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++)
+        v = v << 8 | fuzz_byte(in);
+    return v;
+}
+
+static inline void fuzz_hex(const char *label, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    fprintf(stderr, "  %s (%zu bytes):", label, n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%02x", i % 32 ? "" : "\n    ", b[i]);
+    fputc('\n', stderr);
+}
+
+/* Prints "<target>: MISMATCH: <what>" and aborts. */
+__attribute__((noreturn, format(printf, 2, 3)))
+static inline void fuzz_fail(const char *target, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: MISMATCH: ", target);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+/* Compares two buffers; on a difference dumps both and aborts. */
+static inline void fuzz_expect_eq(const char *target, const char *what,
+                                  const void *got, const void *want, size_t n)
+{
+    if (n == 0 || memcmp(got, want, n) == 0)
+        return;
+    const uint8_t *g = got, *w = want;
+    size_t at = 0;
+    while (g[at] == w[at])
+        at++;
+    fprintf(stderr, "%s: MISMATCH: %s (first difference at byte %zu)\n",
+            target, what, at);
+    fuzz_hex("got", got, n);
+    fuzz_hex("expected", want, n);
+    abort();
+}
+
+#endif

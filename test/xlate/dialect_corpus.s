@@ -1,0 +1,45 @@
+# OpenSSL's perlasm dialect beyond plain instructions: symbol directives,
+# common and external symbols, .picmeup, data directives, .previous and a
+# raw function with .cfi_remember_state / .cfi_restore_state.
+# test/t/60-xlate.t assembles it in every flavour.
+.extern	dc_external
+.comm	dc_common,64,32
+.text
+.globl	dc_hidden
+.hidden	dc_hidden
+.type	dc_hidden,@abi-omnipotent
+.align	16
+dc_hidden:
+.cfi_startproc
+	endbranch
+	.picmeup	%rax
+	lea	dc_table(%rip),%rcx
+	movdqa	(%rcx),%xmm0
+	push	%rbx
+.cfi_push	%rbx
+	test	%rdi,%rdi
+	jz	.Ldc_skip
+.cfi_remember_state
+	pop	%rbx
+.cfi_pop	%rbx
+	jmp	dc_external
+.Ldc_skip:
+.cfi_restore_state
+	pop	%rbx
+.cfi_pop	%rbx
+	ret
+.cfi_endproc
+.size	dc_hidden,.-dc_hidden
+
+.section	.rodata
+.align	64
+.type	dc_table,@object
+dc_table:
+.quad	0x0123456789abcdef,0xfedcba9876543210
+.byte	0x1,0x2,0x3,0x4
+.value	0x1234
+.long	dc_hidden-dc_table_end
+.asciz	"dialect"
+dc_table_end:
+.previous
+	nop
