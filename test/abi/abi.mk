@@ -17,7 +17,15 @@ $(ABI_OBJ)/%.o: test/abi/%.c $(ABI_OBJ)/flags
 	$(CC) $(CPPFLAGS_ALL) $(ABI_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
 $(ABI_OBJ)/%.S.o: test/abi/%.S $(ABI_OBJ)/flags
 	$(CC) $(CFLAGS) -Wa,--fatal-warnings -c $< -o $@
-$(BUILD)/test/abi/selftest_sysv: $(addprefix $(ABI_OBJ)/,selftest_sysv.o selftest_sysv.S.o abi_sysv.o sysv_trampoline.S.o) $(BUILD)/obj/test/lib/tap.o
+# The trampolines that call the function under test are generated through
+# the 64-bit layer, like any module.
+PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
+$(ABI_OBJ)/trampoline_sysv.s: test/abi/trampoline_sysv.pl $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) $< elf $@
+$(ABI_OBJ)/trampoline_sysv.o: $(ABI_OBJ)/trampoline_sysv.s
+	$(CC) -c -Wa,--fatal-warnings -o $@ $<
+$(BUILD)/test/abi/selftest_sysv: $(addprefix $(ABI_OBJ)/,selftest_sysv.o selftest_sysv.S.o abi_sysv.o trampoline_sysv.o) $(BUILD)/obj/test/lib/tap.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
 tests: $(BUILD)/test/abi/selftest_sysv
@@ -41,8 +49,20 @@ $(W64)/%.S.o: test/abi/%.S
 $(W64)/%.asm.o: test/abi/%.asm
 	@mkdir -p $(@D)
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
+$(W64)/trampoline_win64.mingw64.s: test/abi/trampoline_win64.pl $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) $< mingw64 $@
+$(W64)/trampoline_win64.nasm.asm: test/abi/trampoline_win64.pl $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) $< nasm $@
+$(W64)/trampoline_win64.mingw64.o: $(W64)/trampoline_win64.mingw64.s
+	x86_64-w64-mingw32-as --fatal-warnings -o $@ $<
+$(W64)/trampoline_win64.nasm.o: $(W64)/trampoline_win64.nasm.asm
+	$(NASM) -f win64 -Wall -Werror -o $@ $<
+.PRECIOUS: $(W64)/%.s $(W64)/%.asm $(ABI_OBJ)/%.s
+
 $(W64)/selftest_win64.exe: $(addprefix $(W64)/,selftest_win64.c.o abi_win64.c.o \
-    tap.c.o win64_trampoline.S.o selftest_win64.S.o selftest_win64_nasm.asm.o)
+    tap.c.o trampoline_win64.mingw64.o selftest_win64.S.o selftest_win64_nasm.asm.o)
 	$(MINGW_CC) -o $@ $^
 
 ifneq ($(shell command -v $(MINGW_CC) 2>/dev/null),)

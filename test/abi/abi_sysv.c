@@ -1,7 +1,7 @@
 /*
  * SysV x86_64 (ELF) implementation of abi_check.h.
  *
- * abi_call runs fn through abi_trampoline_sysv (sysv_trampoline.S) in this
+ * abi_call runs fn through abi_trampoline_sysv (trampoline_sysv.pl) in this
  * process.  unwind_check runs the same call in a forked child that the
  * parent single-steps with ptrace; at every stop inside fn (or inside
  * anything fn calls) it unwinds one frame with libunwind-ptrace and
@@ -30,7 +30,7 @@
 #include <libunwind-ptrace.h>
 #endif
 
-/* Shared with sysv_trampoline.S, which hard-codes these offsets. */
+/* Shared with trampoline_sysv.pl, which hard-codes these offsets. */
 struct abi_sysv_io {
     uint64_t args[ABI_MAX_ARGS];    /* all ten are passed; unused ones random */
     uint64_t cs_in[6];              /* rbx rbp r12 r13 r14 r15 loaded for fn */
@@ -43,7 +43,7 @@ struct abi_sysv_io {
     uint16_t fcw_in, fcw_out;
 };
 
-_Static_assert(ABI_MAX_ARGS == 10, "sysv_trampoline.S passes exactly 10 arguments");
+_Static_assert(ABI_MAX_ARGS == 10, "trampoline_sysv.pl passes exactly 10 arguments");
 _Static_assert(offsetof(struct abi_sysv_io, cs_in) == 80, "IO_CS_IN");
 _Static_assert(offsetof(struct abi_sysv_io, cs_out) == 128, "IO_CS_OUT");
 _Static_assert(offsetof(struct abi_sysv_io, rax) == 176, "IO_RAX");

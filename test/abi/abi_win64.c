@@ -1,7 +1,7 @@
 /*
  * Win64 implementation of test/abi/abi_check.h (mingw-w64, run under wine64).
  *
- * abi_call runs fn through win64_trampoline.S and compares what it stored
+ * abi_call runs fn through trampoline_win64.pl and compares what it stored
  * back.  unwind_check runs the same call with the trap flag set: a vectored
  * exception handler sees every instruction of fn and of what fn calls, and
  * at each one unwinds a copy of the context by one frame with
@@ -87,7 +87,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Shared with win64_trampoline.S: keep in step with its IO_* offsets. */
+/* Shared with trampoline_win64.pl: keep in step with its IO_* offsets. */
 struct w64_io {
     uint64_t gpr_in[8];     /* rbx rbp rdi rsi r12 r13 r14 r15 */
     uint64_t gpr_out[8];

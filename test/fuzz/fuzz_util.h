@@ -55,6 +55,15 @@ static inline uint32_t fuzz_u32(struct fuzz_in *in)
     return v;
 }
 
+/* malloc(n) exactly, so ASan flags any access past n; never NULL. */
+static inline void *fuzz_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL)
+        abort();
+    return p;
+}
+
 static inline void fuzz_hex(const char *label, const void *p, size_t n)
 {
     const uint8_t *b = p;

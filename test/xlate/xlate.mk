@@ -3,7 +3,6 @@
 # unwind checkers (test/abi): build/test/xlate/frames_elf (native) and
 # frames_{mingw64,nasm}.exe (run under wine by test/t/61-frames.t).
 
-PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
 XL := $(BUILD)/xlate
 .PRECIOUS: $(XL)/%.s $(XL)/%.asm
 
@@ -24,7 +23,7 @@ $(XL)/frame_main.o: test/xlate/frame_main.c test/abi/abi_check.h
 	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/test/xlate/frames_elf: $(XL)/frame_main.o $(XL)/frame_corpus.elf.o \
-    $(ABI_OBJ)/abi_sysv.o $(ABI_OBJ)/sysv_trampoline.S.o $(BUILD)/obj/test/lib/tap.o
+    $(ABI_OBJ)/abi_sysv.o $(ABI_OBJ)/trampoline_sysv.o $(BUILD)/obj/test/lib/tap.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
 tests: $(BUILD)/test/xlate/frames_elf
@@ -37,8 +36,9 @@ $(XL)/%.nasm.o: $(XL)/%.nasm.asm
 $(XL)/frame_main.c.o: test/xlate/frame_main.c test/abi/abi_check.h
 	@mkdir -p $(@D)
 	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+# Each flavour's corpus runs with that flavour's trampoline.
 $(BUILD)/test/xlate/frames_%.exe: $(XL)/frame_main.c.o $(XL)/frame_corpus.%.o \
-    $(addprefix $(W64)/,abi_win64.c.o win64_trampoline.S.o tap.c.o)
+    $(W64)/trampoline_win64.%.o $(addprefix $(W64)/,abi_win64.c.o tap.c.o)
 	@mkdir -p $(@D)
 	$(MINGW_CC) -o $@ $^
 

@@ -64,7 +64,8 @@ my @PLAIN = (
        int3 prefetcht0 prefetcht1 prefetcht2 prefetchnta clflush
        rep repe repz repne repnz lock movsb movsw movsd movsq
        stosb stosw stosd stosq lodsb lodsq cmpsb scasb movq movd
-       rdrand rdseed endbranch),
+       rdrand rdseed endbranch pushf pushfq popf popfq fnstcw fldcw
+       fnstsw fninit fwait),
     (map { "j$_" } @CC, 'rcxz', 'ecxz', 'mp'),
     (map { "set$_" } @CC),
 );

@@ -166,6 +166,11 @@ sub directive {
         return $self->emit($e->p2align($n));
     }
     if ($name eq '.asciz') { return $self->emit($e->asciz($args)) }
+    if ($name eq '.zero' || $name eq '.space') {
+        my ($n) = split_args($args);
+        fail("$name needs a byte count") unless defined $n && $n =~ /^\d+$/;
+        return $self->emit($e->zero($n, $self->{section}));
+    }
     if ($name eq '.globl' || $name eq '.global') {
         return $self->emit($e->global($_)) for split_args($args);
     }

@@ -95,6 +95,7 @@ sub data {
     my ($self, $type, @items) = @_;
     return "\t$DATA{$type}\t" . join(',', map { $self->expr($_) } @items) . "\n";
 }
+sub zero { my ($self, $n) = @_; return "\t.zero\t$n\n" }
 sub asciz { my ($self, $s) = @_; return "\t.asciz\t$s\n" }
 sub rva { my ($self, $e) = @_; return "\t.rva\t" . $self->expr($e) . "\n" }
 

@@ -32,6 +32,7 @@ sub file_header { return "OPTION\tDOTNAME\n" }
 my %SEGMENT = (
     text   => '_TEXT	SEGMENT ALIGN(64) \'CODE\'',
     data   => '_DATA	SEGMENT ALIGN(8) \'DATA\'',
+    bss    => '_BSS	SEGMENT ALIGN(64) \'BSS\'',
     rodata => '.rdata	SEGMENT READONLY ALIGN(64)',
     pdata  => '.pdata	SEGMENT READONLY ALIGN(4)',
     xdata  => '.xdata	SEGMENT READONLY ALIGN(8)',
@@ -46,6 +47,7 @@ sub section {
 }
 
 sub p2align { my ($self, $n) = @_; return "ALIGN\t$n\n" }
+sub zero { my ($self, $n) = @_; return "\tDB\t$n DUP (0)\n" }
 sub asciz { my ($self, $s) = @_; return "\tDB\t$s,0\n" }
 sub rva { my ($self, $e) = @_; return "\tDD\tIMAGEREL " . $self->expr($e) . "\n" }
 sub global { my ($self, $n) = @_; return "PUBLIC\t" . $self->symbol($n) . "\n" }

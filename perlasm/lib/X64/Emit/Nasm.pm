@@ -130,6 +130,11 @@ sub data {
     my ($self, $type, @items) = @_;
     return "\t$DATA{$type}\t" . join(',', map { $self->expr($_) } @items) . "\n";
 }
+# Reserved, not initialised, in .bss (nasm refuses data there).
+sub zero {
+    my ($self, $n, $section) = @_;
+    return $section eq 'bss' ? "\tresb\t$n\n" : "\ttimes $n db 0\n";
+}
 sub asciz { my ($self, $s) = @_; return "\tDB\t$s,0\n" }
 sub rva { my ($self, $e) = @_; return "\tDD\t" . $self->expr($e) . " wrt ..imagebase\n" }
 
