@@ -110,6 +110,7 @@ $(BUILD)/test/ossl_capdump: test/ossl_capdump/ossl_capdump.c
 
 include test/abi/abi.mk
 include test/xlate/xlate.mk
+include test/fuzz/fuzz.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh

@@ -41,7 +41,7 @@ static void describe(const char *impl, size_t len, const struct cut *cut)
     fprintf(stderr, cut->n ? "\n" : " nothing\n");
 }
 
-/* block NULL: the public SHA1_Update/SHA1_Final (dispatching). */
+/* impl NULL: the public SHA1_Update/SHA1_Final (dispatching). */
 static void hash_in_pieces(const struct casm_sha1_impl *impl,
                            const unsigned char *msg, size_t len,
                            const struct cut *cut, unsigned char md[20])

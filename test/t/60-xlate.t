@@ -127,6 +127,7 @@ for my $flavour (qw(macosx mingw64 nasm)) {
 
 # --- the frame corpus: Mach-O and ELF share the SysV ABI, so the frame
 # helper must give them the same instructions -------------------------------
+my %fc_obj;
 if (have('as') && have('clang') && have('llvm-objdump')) {
     my %fc;
     for my $flavour (qw(elf macosx)) {
@@ -137,6 +138,7 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
         result($st == 0 && $msg eq '', "$flavour: frame_corpus.s translates and assembles cleanly")
             or print map { "#   $_\n" } split /\n/, $msg;
         $fc{$flavour} = instructions($o) // [] unless $st;
+        $fc_obj{$flavour} = $o unless $st;
     }
     my ($e, $m) = map { join("\n", @{ $_ // [] }) } @fc{qw(elf macosx)};
     result(length $e && $e eq $m, 'macosx: frame corpus instruction stream equals ELF\'s ('
@@ -170,6 +172,23 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
                'elf: .hidden, .comm and .extern give the right symbols');
         my (undef, $dis) = run('objdump', '-d', $dobj{elf});
         result($dis =~ /lea\s+-0x7\(%rip\),%rax/, 'elf: .picmeup loads its own address');
+    }
+    # Every global function of every ELF corpus starts with endbr64.
+    if ($dobj{elf} && have('nm') && have('objdump')) {
+        my @missing;
+        my $entries = 0;
+        for my $o (grep { defined } $dobj{elf}, $obj{elf}, $fc_obj{elf}) {
+            my (undef, $nm) = run('nm', '-g', '--defined-only', $o);
+            my (undef, $dis) = run('objdump', '-d', $o);
+            for my $sym ($nm =~ /^[0-9a-f]+ T (\w+)$/mg) {
+                $entries++;
+                push @missing, $sym
+                    unless $dis =~ /<\Q$sym\E>:\n\s+[0-9a-f]+:\s+f3 0f 1e fa\s/;
+            }
+        }
+        result(!@missing && $entries >= 10,
+               "elf: all $entries global entries start with endbr64 (added where the source has none)")
+            or print "#   missing at: @missing\n";
     }
     if ($dobj{macosx} && have('llvm-nm')) {
         my (undef, $syms) = run('llvm-nm', '-m', $dobj{macosx});

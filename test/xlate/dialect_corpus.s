@@ -31,6 +31,14 @@ dc_hidden:
 .cfi_endproc
 .size	dc_hidden,.-dc_hidden
 
+# A global entry without endbranch: the layer must add endbr64.
+.globl	dc_no_endbr
+.type	dc_no_endbr,@abi-omnipotent
+dc_no_endbr:
+	lea	1(%rdi),%rax
+	ret
+.size	dc_no_endbr,.-dc_no_endbr
+
 .section	.rodata
 .align	64
 .type	dc_table,@object

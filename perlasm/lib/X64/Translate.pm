@@ -66,6 +66,11 @@ sub statement {
         if ($self->win64 && defined(my $n = $self->{arg_shuffle}{ $st->{name} })) {
             $self->{pending_shuffle} = [ $st->{name}, $n ];
         }
+        # A global function entry must begin with endbr64 (IBT).  Other
+        # global labels (a return address a tracer watches, say) must not.
+        $self->{pending_endbr} = 1
+            if $self->{section} eq 'text' && $self->{globals}{ $st->{name} }
+               && $self->{typed_function}{ $st->{name} };
         return;
     }
     return $self->directive($st) if $st->{kind} eq 'directive';
@@ -76,10 +81,16 @@ sub instruction {
     my ($self, $st) = @_;
     my $m = $st->{mnemonic};
     if ($m eq 'endbranch' || $m eq 'endbr64') {
+        $self->{pending_endbr} = 0;
         $self->{func}{code_in_region} = 1 if $self->{func};
         $self->emit($self->{emit}->endbr);
         $self->raw_shuffle_prologue if $self->{pending_shuffle};
         return;
+    }
+    if ($self->{pending_endbr}) {
+        $self->{pending_endbr} = 0;
+        $self->{func}{code_in_region} = 1 if $self->{func};
+        $self->emit($self->{emit}->endbr);
     }
     $self->raw_shuffle_prologue if $self->{pending_shuffle};
     for my $op (@{ $st->{operands} }) {
@@ -172,7 +183,11 @@ sub directive {
         return $self->emit($e->zero($n, $self->{section}));
     }
     if ($name eq '.globl' || $name eq '.global') {
-        return $self->emit($e->global($_)) for split_args($args);
+        for my $sym (split_args($args)) {
+            $self->{globals}{$sym} = 1;
+            $self->emit($e->global($sym));
+        }
+        return;
     }
     if ($name eq '.hidden') { return $self->emit($e->hidden($_)) for split_args($args) }
     if ($name eq '.extern') { return $self->emit($e->extern($_)) for split_args($args) }
@@ -185,6 +200,7 @@ sub directive {
     }
     if ($name eq '.type') {
         my ($sym, $type, $nargs) = split_args($args);
+        $self->{typed_function}{$sym} = 1 if $type =~ /^\@(function|abi-omnipotent)$/;
         if ($type eq '@function') {
             $self->{arg_shuffle}{$sym} = $nargs if defined $nargs && $nargs =~ /^\d+$/;
             return $self->emit($e->function_type($sym));
