@@ -232,6 +232,12 @@ my @bad = (
     [ "\tmovq\t(%rax,%rbx,3),%rcx\n", qr/:1: bad scale 3/, 'bad scale' ],
     [ ".function f, args=2, save=rdi\n", qr/:1: rdi is not a callee-saved register/, 'frame helper: bad save list' ],
     [ ".function f, args=2\n\tret\n", qr/:end: function f is not closed/, 'frame helper: unclosed function' ],
+    [ ".function f, args=1, xmm=6-7\n\tpxor\t%xmm9,%xmm9\n", qr/:2: pxor writes %xmm9, callee-saved on Win64/,
+      'frame helper: an undeclared xmm6-15 write' ],
+    [ ".function f, args=1\n\tmov\t\$1,%r12d\n", qr/:2: mov writes %r12d, callee-saved: add r12 to save=/,
+      'frame helper: an undeclared callee-saved GPR write' ],
+    [ ".function f, args=1, save=rbx, align=64\n\txor\t%ebp,%ebp\n", qr/:2: xor writes %ebp but %rbp is this function's frame pointer/,
+      'frame helper: a write to the frame pointer' ],
 );
 for my $case (@bad) {
     my ($text, $want, $what) = @$case;

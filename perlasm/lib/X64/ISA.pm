@@ -7,7 +7,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(register_info lookup_mnemonic);
+our @EXPORT_OK = qw(register_info lookup_mnemonic gp64_of);
 
 # --- registers: name => [class, size in bytes] -----------------------------
 my %REG;
@@ -30,6 +30,22 @@ my %REG;
 }
 
 sub register_info { my ($name) = @_; return $REG{ lc $name }; }
+
+# The 64-bit register a general-purpose register name is part of.
+my %GP64;
+{
+    my @base = qw(a b c d);
+    for my $x (@base) {
+        $GP64{$_} = "r${x}x" for "r${x}x", "e${x}x", "${x}x", "${x}l", "${x}h";
+    }
+    for my $x (qw(si di bp sp)) {
+        $GP64{$_} = "r$x" for "r$x", "e$x", $x, "${x}l";
+    }
+    for my $n (8 .. 15) {
+        $GP64{$_} = "r$n" for "r$n", "r${n}d", "r${n}w", "r${n}b";
+    }
+}
+sub gp64_of { my ($name) = @_; return $GP64{ lc $name }; }
 
 # --- mnemonics ---------------------------------------------------------------
 # Integer instructions that take an AT&T size suffix (b w l q); the suffix

@@ -11,7 +11,7 @@ package X64::Translate;
 use strict;
 use warnings;
 use X64::Parser qw(parse_line);
-use X64::ISA qw(register_info lookup_mnemonic);
+use X64::ISA qw(register_info lookup_mnemonic gp64_of);
 use X64::UnwindState;
 use X64::Win64Unwind;
 
@@ -103,6 +103,7 @@ sub instruction {
         $self->insn('mov', '16(%rsp)', '%rsi');
     }
     if ($f && $f->{helper}) {
+        $self->check_clobbers($st);
         $self->note_rsp_change($st);
         fail("call with rsp not 16-byte aligned: declare .function $f->{name} with calls or stack=")
             if $m =~ /^callq?$/ && ($f->{frame_size} + 8) % 16;
@@ -121,6 +122,44 @@ sub emit_insn {
     my ($self, $st) = @_;
     $self->{func}{code_in_region} = 1 if $self->{func};
     $self->emit($self->{emit}->insn($st));
+}
+
+# A frame-helper function declares the callee-saved registers it uses;
+# writing one it did not declare is an error at that line, not a
+# corrupted caller found (maybe) at run time.  xmm6-15 count whatever the
+# ABI, so the same source is right on Win64.
+my %READS_ONLY = map { $_ => 1 } qw(cmp test bt ptest vptest comiss comisd
+    ucomiss ucomisd vcomiss vcomisd vucomiss vucomisd push jmp call ret nop
+    pause lfence mfence sfence clflush prefetcht0 prefetcht1 prefetcht2
+    prefetchnta vzeroupper endbr64 ldmxcsr stmxcsr fnstcw fldcw);
+my %CALLEE_SAVED_GP = map { $_ => 1 } qw(rbx rbp r12 r13 r14 r15);
+
+sub check_clobbers {
+    my ($self, $st) = @_;
+    my $f = $self->{func};
+    my $name = lookup_mnemonic($st->{mnemonic})->{name};
+    return if $READS_ONLY{$name} || $name =~ /^j/;
+    my @ops = @{ $st->{operands} };
+    my @written;
+    push @written, $ops[-1] if @ops;
+    push @written, $ops[0] if $name =~ /^(xchg|xadd|cmpxchg)$/ && @ops > 1;
+    push @written, $ops[-2] if $name eq 'mulx';
+    push @written, { type => 'reg', reg => 'rbx' } if $name eq 'cpuid';
+    push @written, map { { type => 'reg', reg => "xmm$_" } } 6 .. 15
+        if $name eq 'vzeroall';
+    my %saved = map { $_ => 1 } @{ $f->{saved_gp} };
+    my %xmm = map { $_ => 1 } @{ $f->{declared_xmm} };
+    for my $op (grep { $_->{type} eq 'reg' && !$_->{indirect} } @written) {
+        my $r = $op->{reg};
+        if (my $gp = gp64_of($r)) {
+            fail("$st->{mnemonic} writes %$r but %rbp is this function's frame pointer")
+                if $gp eq 'rbp' && $f->{use_fp};
+            fail("$st->{mnemonic} writes %$r, callee-saved: add $gp to save= of .function $f->{name}")
+                if $CALLEE_SAVED_GP{$gp} && !$saved{$gp};
+        } elsif ($r =~ /^[xyz]mm(\d+)$/ && $1 >= 6 && $1 <= 15 && !$xmm{$1}) {
+            fail("$st->{mnemonic} writes %$r, callee-saved on Win64: add $1 to xmm= of .function $f->{name}");
+        }
+    }
 }
 
 # Body code of a frame-helper function may move rsp; stack arguments are
@@ -456,6 +495,8 @@ sub function_begin {
     }
     @$f{qw(push xmm_saved locals alloc use_fp align)} =
         (\@push, \@xmm_saved, $locals, $alloc, $use_fp, $o{align});
+    $f->{saved_gp} = [ grep { $_ ne 'rbp' || !$use_fp } @save ];
+    $f->{declared_xmm} = \@xmm;
     $f->{frame_size} = $pushed + $alloc;      # fixed rsp to return address
     $self->win64_arg_moves($o{args}, $f->{frame_size} + 8) if $self->win64;
     $self->insn('and', '$' . -$o{align}, '%rsp') if $o{align} > 16;
