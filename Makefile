@@ -29,6 +29,19 @@ $(error AES_CORE must be "table" or "ct", not "$(AES_CORE)")
 endif
 
 # --- the library -----------------------------------------------------------
+# Assembly modules (x86_64, ELF).  NO_ASM=1 builds the portable C only.
+PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
+ifeq ($(NO_ASM),)
+ASM_MODULES := sha1-x86_64
+ASM_DEFS    := -DCASM_SHA1_ASM
+NOASM_SRCS  :=
+else
+ASM_MODULES :=
+ASM_DEFS    :=
+NOASM_SRCS  := crypto/sha/sha1_block_noasm.c
+endif
+ASM_OBJS := $(patsubst %,$(BUILD)/obj/asm/%.o,$(ASM_MODULES))
+
 COMMON_SRCS := \
 	crypto/aes/aes_core.c \
 	crypto/aes/aes_cbc.c \
@@ -38,7 +51,7 @@ COMMON_SRCS := \
 	crypto/modes/lrw128.c \
 	crypto/sha/sha1_block_c.c \
 	crypto/sha/sha1_dgst.c \
-	crypto/sha/sha1_block_noasm.c \
+	$(NOASM_SRCS) \
 	crypto/cpuid/ia32cap_mask.c \
 	crypto/cpuid/ia32cap_detect.c \
 	crypto/dispatch/registry.c \
@@ -50,8 +63,8 @@ CORE_ct    := crypto/aes/aes_ct.c
 
 objs_of = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
-LIB_OBJS    := $(call objs_of,obj,$(COMMON_SRCS) $(CORE_$(AES_CORE)))
-CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct))
+LIB_OBJS    := $(call objs_of,obj,$(COMMON_SRCS) $(CORE_$(AES_CORE))) $(ASM_OBJS)
+CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct)) $(ASM_OBJS)
 
 GEN_HDRS := $(BUILD)/gen/aes_tables.h
 
@@ -66,7 +79,20 @@ $(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl
 
 $(BUILD)/obj/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Each module: its script first, then the helper files it reads (in a
+# directory of the same name).  `perl SCRIPT elf OUTPUT`, then GNU as.
+MODULE_sha1-x86_64 := crypto/sha/asm/sha1-x86_64.pl $(wildcard crypto/sha/asm/sha1-x86_64/*.pl)
+
+.SECONDEXPANSION:
+$(BUILD)/gen/asm/%.s: $$(MODULE_$$*) $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) $(firstword $(MODULE_$*)) elf $@
+$(BUILD)/obj/asm/%.o: $(BUILD)/gen/asm/%.s
+	@mkdir -p $(@D)
+	$(CC) -c -Wa,--fatal-warnings -o $@ $<
+.PRECIOUS: $(BUILD)/gen/asm/%.s
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -110,6 +136,7 @@ $(BUILD)/test/ossl_capdump: test/ossl_capdump/ossl_capdump.c
 
 include test/abi/abi.mk
 include test/xlate/xlate.mk
+include test/win64/win64.mk
 include test/fuzz/fuzz.mk
 
 test-deps:

@@ -10,8 +10,8 @@
 /*
  * The C AES core.  It is the only AES implementation so far, so the
  * dispatcher picks it under any mask; its force mask clears AES-NI, SSSE3
- * and PCLMULQDQ (and all of words 2-3), which also puts OpenSSL on its
- * table-based path for a like-for-like comparison.  When the table
+ * and PCLMULQDQ (":~0" keeps words 2-3 as detected), which also puts
+ * OpenSSL on its table-based path for a like-for-like comparison.  When the table
  * assembly lands, it takes this mask and the C core becomes reachable by
  * direct calls only (force_mask NULL).
  */
@@ -33,17 +33,74 @@ const struct casm_aes_impl *const casm_aes_impls[] = { &aes_c };
 const size_t casm_aes_impl_count =
     sizeof(casm_aes_impls) / sizeof(casm_aes_impls[0]);
 
-/* C SHA-1; the mask clears SSSE3 and words 2-3 (SHA-NI, AVX2), which is
- * OpenSSL's integer-only path. */
+#ifdef CASM_SHA1_ASM
+/*
+ * SHA-1 assembly (crypto/sha/asm/sha1-x86_64.pl), in the order its own
+ * dispatcher, sha1_block_data_order, tries them.  Each force mask also
+ * puts OpenSSL 3.0 on its equivalent path: SHA-NI needs no mask (it is
+ * the default here); ":~0x20000000" clears SHA; ":~0x20000020" also
+ * AVX2; "~0x1000000000000000:..." also AVX; "~0x20000000000:~0" clears
+ * SSSE3, which every SIMD variant needs (here as in OpenSSL), leaving the
+ * integer code.  (":~0" clears nothing: it keeps words 2-3 as detected.)
+ */
+void sha1_block_data_order_shaext(SHA_CTX *c, const void *p, size_t n);
+void sha1_block_data_order_avx2(SHA_CTX *c, const void *p, size_t n);
+void sha1_block_data_order_avx(SHA_CTX *c, const void *p, size_t n);
+void sha1_block_data_order_ssse3(SHA_CTX *c, const void *p, size_t n);
+void sha1_block_data_order_x86_64(SHA_CTX *c, const void *p, size_t n);
+
+static const struct casm_sha1_impl sha1_shani = {
+    .name = "shani",
+    .need = { 0, CAP_W1_SSSE3, CAP_W2_SHA, 0 },
+    .need_name = "SHA-NI and SSSE3",
+    .force_mask = NULL,
+    .block = sha1_block_data_order_shaext,
+};
+static const struct casm_sha1_impl sha1_avx2 = {
+    .name = "avx2",
+    .need = { 0, CAP_W1_AVX | CAP_W1_SSSE3, CAP_W2_AVX2 | CAP_W2_BMI1 | CAP_W2_BMI2, 0 },
+    .need_name = "AVX2, BMI1 and BMI2",
+    .force_mask = ":~0x20000000",
+    .block = sha1_block_data_order_avx2,
+};
+static const struct casm_sha1_impl sha1_avx = {
+    .name = "avx",
+    .need = { 0, CAP_W1_AVX | CAP_W1_SSSE3, 0, 0 },
+    .need_name = "AVX",
+    .force_mask = ":~0x20000020",
+    .block = sha1_block_data_order_avx,
+};
+static const struct casm_sha1_impl sha1_ssse3 = {
+    .name = "ssse3",
+    .need = { 0, CAP_W1_SSSE3, 0, 0 },
+    .need_name = "SSSE3",
+    .force_mask = "~0x1000000000000000:~0x20000020",
+    .block = sha1_block_data_order_ssse3,
+};
+static const struct casm_sha1_impl sha1_x86_64 = {
+    .name = "x86_64",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = "~0x20000000000:~0",
+    .block = sha1_block_data_order_x86_64,
+};
+#define SHA1_ASM_IMPLS &sha1_shani, &sha1_avx2, &sha1_avx, &sha1_ssse3, &sha1_x86_64,
+#define SHA1_C_MASK NULL       /* the assembly always wins: direct calls only */
+#else
+#define SHA1_ASM_IMPLS
+#define SHA1_C_MASK "~0x20000000000:~0"   /* OpenSSL's integer path */
+#endif
+
+/* The C reference compression function. */
 static const struct casm_sha1_impl sha1_c = {
     .name = "c",
     .need = { 0, 0, 0, 0 },
     .need_name = "nothing",
-    .force_mask = "~0x20000000000:~0",
+    .force_mask = SHA1_C_MASK,
     .block = sha1_block_data_order_c,
 };
 
-const struct casm_sha1_impl *const casm_sha1_impls[] = { &sha1_c };
+const struct casm_sha1_impl *const casm_sha1_impls[] = { SHA1_ASM_IMPLS &sha1_c };
 const size_t casm_sha1_impl_count =
     sizeof(casm_sha1_impls) / sizeof(casm_sha1_impls[0]);
 

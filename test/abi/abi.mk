@@ -19,7 +19,6 @@ $(ABI_OBJ)/%.S.o: test/abi/%.S $(ABI_OBJ)/flags
 	$(CC) $(CFLAGS) -Wa,--fatal-warnings -c $< -o $@
 # The trampolines that call the function under test are generated through
 # the 64-bit layer, like any module.
-PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
 $(ABI_OBJ)/trampoline_sysv.s: test/abi/trampoline_sysv.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< elf $@
@@ -29,6 +28,13 @@ $(BUILD)/test/abi/selftest_sysv: $(addprefix $(ABI_OBJ)/,selftest_sysv.o selftes
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
 tests: $(BUILD)/test/abi/selftest_sysv
+
+# Every assembly implementation of the library through both checkers.
+$(BUILD)/test/abi/module_abi: $(addprefix $(ABI_OBJ)/,module_abi.o abi_sysv.o trampoline_sysv.o) \
+    $(BUILD)/obj/test/lib/tap.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
+tests: $(BUILD)/test/abi/module_abi
 
 # Win64 ABI/unwind checker and its self-test: mingw-w64 + nasm objects, run
 # under wine64 by test/t/51-abi-win64.t.  Only built when both tools exist.

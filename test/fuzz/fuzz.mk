@@ -8,13 +8,15 @@ FUZZ        := $(BUILD)/fuzz
 # UB aborts like any other crash, so libFuzzer stops and keeps the input.
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS ?= -O1 -g -fno-omit-frame-pointer
-FUZZ_CC_ALL  = $(FUZZ_CC) $(CPPFLAGS_ALL) $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) -MMD -MP
+FUZZ_CC_ALL  = $(FUZZ_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) -MMD -MP
 FUZZ_WORKS  := $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return !d + !n; }\n' | \
                  $(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -x c - -o /dev/null >/dev/null 2>&1 && echo y)
 
-# The library again, with coverage feedback for the fuzzer but no main
+# The library's C again, with coverage feedback for the fuzzer but no main
 # (fuzzer-no-link); -fsanitize=fuzzer goes on the targets and the link.
-FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ)/obj/%.o,$(COMMON_SRCS) $(CORE_$(AES_CORE)))
+# The assembly modules' objects are the library's own: the registry entries
+# they add are what the targets compare with the C reference.
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ)/obj/%.o,$(COMMON_SRCS) $(CORE_$(AES_CORE))) $(ASM_OBJS)
 
 $(FUZZ)/obj/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)

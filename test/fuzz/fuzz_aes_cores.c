@@ -67,13 +67,13 @@ static void run_mode(const struct core *c, const AES_KEY *ks, int enc,
     memcpy(iv, iv_in, 16);
     for (size_t off = 0; off < len; off += 16) {
         if (enc) {
-            for (int i = 0; i < 16; i++)
+            for (size_t i = 0; i < 16; i++)
                 x[i] = in[off + i] ^ (cbc ? iv[i] : 0);
             c->enc(x, out + off, ks);
             memcpy(iv, out + off, 16);
         } else {
             c->dec(in + off, x, ks);
-            for (int i = 0; i < 16; i++)
+            for (size_t i = 0; i < 16; i++)
                 out[off + i] = x[i] ^ (cbc ? iv[i] : 0);
             memcpy(iv, in + off, 16);
         }

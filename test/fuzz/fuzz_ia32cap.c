@@ -110,11 +110,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     model(cpu, unset ? NULL : env, want);
 
     if (!(got[0] & 1u << 10) || memcmp(got, want, sizeof(got)) != 0) {
-        fprintf(stderr, "detected %08x %08x %08x %08x, OPENSSL_ia32cap %s%s%s\n"
-                "  casm_ia32cap_apply: %08x %08x %08x %08x\n"
+        fprintf(stderr, "detected %08x %08x %08x %08x, OPENSSL_ia32cap ",
+                cpu[0], cpu[1], cpu[2], cpu[3]);
+        if (unset) {
+            fprintf(stderr, "unset\n");
+        } else {
+            fputc('"', stderr);
+            for (const unsigned char *c = (const unsigned char *)env; *c; c++) {
+                if (*c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\')
+                    fputc(*c, stderr);
+                else
+                    fprintf(stderr, "\\x%02x", *c);   /* keep the log readable */
+            }
+            fprintf(stderr, "\"\n");
+        }
+        fprintf(stderr, "  casm_ia32cap_apply: %08x %08x %08x %08x\n"
                 "  model:              %08x %08x %08x %08x\n",
-                cpu[0], cpu[1], cpu[2], cpu[3], unset ? "unset" : "\"",
-                unset ? "" : env, unset ? "" : "\"",
                 got[0], got[1], got[2], got[3],
                 want[0], want[1], want[2], want[3]);
         fuzz_fail(NAME, !(got[0] & 1u << 10) ? "bit 10 of word 0 is clear"

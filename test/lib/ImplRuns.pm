@@ -24,8 +24,10 @@ sub result($$;$) {
 }
 
 # The implementations a test program knows, from `PROG --list`:
-# NAME<TAB>FORCE_MASK lines, an empty or "-" mask meaning none.
-# Returns ([name, mask-or-undef], ...); fails a test when that goes wrong.
+# NAME<TAB>FORCE_MASK[<TAB>NEED] lines, an empty or "-" mask meaning none,
+# NEED the four capability words the entry needs, in hex.
+# Returns ([name, mask-or-undef, [need words]], ...) in priority order;
+# fails a test when that goes wrong.
 sub registry {
     my ($bin) = @_;
     return () unless result(-x $bin, "$bin exists");
@@ -35,9 +37,9 @@ sub registry {
     open(my $fh, '-|', $bin, '--list') or die "cannot run $bin: $!\n";
     while (my $line = <$fh>) {
         chomp $line;
-        my ($name, $mask) = split /\t/, $line, 2;
+        my ($name, $mask, $need) = split /\t/, $line, 3;
         $mask = undef if defined $mask && ($mask eq '' || $mask eq '-');
-        push @entries, [ $name, $mask ];
+        push @entries, [ $name, $mask, [ map { hex } split ' ', $need // '' ] ];
     }
     close $fh;
     result($? == 0 && @entries > 0, "$bin --list names the implementations");

@@ -15,7 +15,7 @@ use File::Temp qw(tempfile);
 use Time::HiRes qw(time);
 use ImplRuns qw(result in_path);
 
-our @EXPORT_OK = qw(wine_missing wine_subtest);
+our @EXPORT_OK = qw(wine_missing wine_subtest wine_flavours);
 
 my $wine = $ENV{WINE64} // '/usr/lib/wine/wine64';
 
@@ -107,6 +107,21 @@ sub wine_subtest {
         ? result(1, $desc, "SKIP $skip_all")
         : result(!defined $why, defined $why ? "$desc ($why)" : $desc);
     return ($ok, scalar(@lines), $crlf, join("\n", @lines));
+}
+
+# One subtest per Win64 flavour (mingw64, nasm), each program given by
+# $exe_of->(flavour) and its test names prefixed with the flavour; SKIPs
+# with the reason when the tools are missing.
+sub wine_flavours {
+    my ($what, $exe_of) = @_;
+    my @missing = wine_missing();
+    for my $flavour (qw(mingw64 nasm)) {
+        if (@missing) {
+            result(1, "$flavour: $what under wine", 'SKIP missing ' . join(', ', @missing));
+            next;
+        }
+        wine_subtest("$flavour: $what under wine", $exe_of->($flavour), "$flavour: ");
+    }
 }
 
 1;

@@ -42,18 +42,25 @@ static void check_choice(const char *what, const char *got, const char *want)
         tap_diag("expected %s, got %s", want, got ? got : "(none)");
 }
 
+/* NAME<TAB>FORCE_MASK<TAB>NEED (four hex words, OPENSSL_ia32cap_P order). */
+static void list_entry(const char *name, const char *mask, const unsigned int need[4])
+{
+    printf("%s\t%s\t%08x %08x %08x %08x\n", name, mask ? mask : "",
+           need[0], need[1], need[2], need[3]);
+}
+
 static void list_aes(void)
 {
     for (size_t i = 0; i < casm_aes_impl_count; i++)
-        printf("%s\t%s\n", casm_aes_impls[i]->name,
-               casm_aes_impls[i]->force_mask ? casm_aes_impls[i]->force_mask : "");
+        list_entry(casm_aes_impls[i]->name, casm_aes_impls[i]->force_mask,
+                   casm_aes_impls[i]->need);
 }
 
 static void list_sha1(void)
 {
     for (size_t i = 0; i < casm_sha1_impl_count; i++)
-        printf("%s\t%s\n", casm_sha1_impls[i]->name,
-               casm_sha1_impls[i]->force_mask ? casm_sha1_impls[i]->force_mask : "");
+        list_entry(casm_sha1_impls[i]->name, casm_sha1_impls[i]->force_mask,
+                   casm_sha1_impls[i]->need);
 }
 
 const struct casm_aes_impl *impl_cli_aes(int argc, char **argv)

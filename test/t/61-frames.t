@@ -8,18 +8,10 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result run_child finish);
-use WineRun qw(wine_missing wine_subtest);
+use ImplRuns qw(run_child finish);
+use WineRun qw(wine_flavours);
 
 my $build = $ENV{BUILD} // 'build';
 run_child('elf: frame corpus, SysV checkers', {}, "$build/test/xlate/frames_elf", 'elf: ');
-my @missing = wine_missing();
-for my $flavour (qw(mingw64 nasm)) {
-    if (@missing) {
-        result(1, "$flavour: frame corpus under wine", 'SKIP missing ' . join(', ', @missing));
-        next;
-    }
-    wine_subtest("$flavour: frame corpus, Win64 checkers under wine",
-                 "$build/test/xlate/frames_$flavour.exe", "$flavour: ");
-}
+wine_flavours('frame corpus, Win64 checkers', sub { "$build/test/xlate/frames_$_[0].exe" });
 finish();

@@ -1,0 +1,81 @@
+#!/usr/bin/env perl
+# SHA-1 compression for x86_64: sha1_block_data_order with OpenSSL's name
+# and ABI, choosing a variant at run time from OPENSSL_ia32cap_P:
+#
+#   SHA-NI (shaext) > AVX2 with BMI1+BMI2 > AVX > SSSE3 > integer (x86_64)
+#
+# Each variant is also a global hidden symbol, sha1_block_data_order_<v>,
+# so tests and the benchmark call every one directly.  The variants live
+# in sha1-x86_64/ (one file each; see its README): this file only puts
+# them together.
+#
+#   perl crypto/sha/asm/sha1-x86_64.pl FLAVOUR OUTPUT
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../../../perlasm/lib";
+use X64::Module;
+
+my $dir = "$FindBin::Bin/sha1-x86_64";
+require "$dir/$_" for qw(shaext.pl rounds.pl integer.pl simd.pl);
+
+X64::Module::pipe_output(@ARGV);
+
+# OPENSSL_ia32cap_P bits the dispatcher tests: [word, bit].
+my %BIT = (
+    ssse3 => [1, 9], avx => [1, 28],
+    bmi1 => [2, 3], avx2 => [2, 5], bmi2 => [2, 8], sha => [2, 29],
+);
+# Fastest first; a variant runs when all its bits are set.  Every SIMD
+# variant needs SSSE3, so clearing SSSE3 alone selects the integer code,
+# as it does in OpenSSL.
+my @VARIANTS = (
+    [ shaext => [qw(sha ssse3)],               sub { sha1_shaext_code($_[0]) } ],
+    [ avx2   => [qw(avx2 bmi1 bmi2 avx ssse3)], sub { sha1_simd_code($_[0], 'avx2') } ],
+    [ avx    => [qw(avx ssse3)],         sub { sha1_simd_code($_[0], 'avx') } ],
+    [ ssse3  => [qw(ssse3)],             sub { sha1_simd_code($_[0], 'ssse3') } ],
+);
+my $FALLBACK = [ x86_64 => [], sub { sha1_integer_code($_[0]) } ];
+
+print <<___;
+.extern	OPENSSL_ia32cap_P
+.hidden	OPENSSL_ia32cap_P
+.text
+___
+
+# The dispatcher: no frame, arguments untouched, a tail jump to the
+# variant, so it is correct on every ABI (.type @abi-omnipotent).
+print <<___;
+.globl	sha1_block_data_order
+.type	sha1_block_data_order,\@abi-omnipotent
+.align	16
+sha1_block_data_order:
+.cfi_startproc
+	endbranch
+___
+for my $v (@VARIANTS) {
+    my ($name, $needs) = @$v;
+    my %mask;
+    $mask{ $BIT{$_}[0] } |= 1 << $BIT{$_}[1] for @$needs;
+    my $skip = ".Lsha1_not_$name";
+    for my $word (sort keys %mask) {
+        printf "\tmov\tOPENSSL_ia32cap_P+%d(%%rip),%%eax\n", 4 * $word;
+        printf "\tand\t\$0x%x,%%eax\n", $mask{$word};
+        printf "\tcmp\t\$0x%x,%%eax\n", $mask{$word};
+        print "\tjne\t$skip\n";
+    }
+    print "\tjmp\tsha1_block_data_order_$name\n$skip:\n";
+}
+print <<___;
+	jmp	sha1_block_data_order_$FALLBACK->[0]
+.cfi_endproc
+.size	sha1_block_data_order,.-sha1_block_data_order
+___
+
+for my $v (@VARIANTS, $FALLBACK) {
+    my ($name, undef, $code) = @$v;
+    my $sym = "sha1_block_data_order_$name";
+    print "\n.text\n.globl\t$sym\n.hidden\t$sym\n.align\t32\n", $code->($sym);
+}
+
+X64::Module::finish();
