@@ -43,7 +43,7 @@
 #define MAX_BUF 16384
 
 static const size_t aes_sizes[] = { 16, 64, 256, 1024, 8192, 16384 };
-static const size_t sha_sizes[] = { 16, 64, 256, 1024, 2048, 4096, 8192 };
+static const size_t sha_sizes[] = { 16, 64, 256, 1024, 2048, 4096, 8192, 16384 };
 #define N_AES_SIZES (sizeof(aes_sizes) / sizeof(aes_sizes[0]))
 #define N_SHA_SIZES (sizeof(sha_sizes) / sizeof(sha_sizes[0]))
 

@@ -263,6 +263,26 @@ for my $case (@bad) {
            'an unwritable output is an error');
 }
 
+# --- every assembly module in every flavour ---------------------------------------
+for my $module (glob("$root/crypto/*/asm/*-x86_64.pl")) {
+    (my $short = $module) =~ s{^\Q$root\E/}{};
+    for my $flavour (qw(elf macosx mingw64 nasm masm)) {
+        my $asm = "$dir/module.$flavour." . ($flavour =~ /nasm|masm/ ? 'asm' : 's');
+        my ($st, $msg) = run($^X, $module, $flavour, $asm);
+        my ($st2) = run($^X, $module, $flavour, "$asm.again");
+        my $same = !$st && !$st2 && slurp($asm) eq (slurp("$asm.again") // '');
+        if ($st || $flavour eq 'masm' || !have($ASSEMBLE{$flavour}[0])) {
+            result(!$st && $same, "$short $flavour: translates, byte-identical twice")
+                or print "#   $msg";
+            next;
+        }
+        ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, "$dir/module.$flavour.o"));
+        result($st == 0 && $msg eq '' && $same,
+               "$short $flavour: translates (byte-identical twice) and assembles with no warnings")
+            or print map { "#   $_\n" } split /\n/, $msg;
+    }
+}
+
 # --- a module script drives the layer -------------------------------------------
 {
     my $module = "$root/test/xlate/demo_module.pl";
