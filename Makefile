@@ -34,11 +34,11 @@ PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/l
 ifeq ($(NO_ASM),)
 ASM_MODULES := sha1-x86_64
 ASM_DEFS    := -DCASM_SHA1_ASM
-NOASM_SRCS  :=
+NOASM_SRCS  := crypto/aes/aes_noasm.c
 else
 ASM_MODULES :=
 ASM_DEFS    :=
-NOASM_SRCS  := crypto/sha/sha1_block_noasm.c
+NOASM_SRCS  := crypto/sha/sha1_block_noasm.c crypto/aes/aes_noasm.c
 endif
 ASM_OBJS := $(patsubst %,$(BUILD)/obj/asm/%.o,$(ASM_MODULES))
 

@@ -1,6 +1,6 @@
 /*
- * Reference AES (FIPS-197) with OpenSSL's API: the key schedule and the
- * public entry points.  The rounds themselves come from the core selected
+ * Reference AES (FIPS-197) with OpenSSL's API (as aes_c_*, see aes_c.h):
+ * the key schedule and the entry points.  The rounds themselves come from the core selected
  * at build time (aes_table.c or aes_ct.c, see aes_backend.h).
  *
  * Decryption uses the equivalent inverse cipher (FIPS-197 §5.3.5): the
@@ -8,11 +8,10 @@
  * InvMixColumns applied to the inner round keys, so both directions have
  * the same round structure.
  */
-#include <openssl/aes.h>
-
 #include "aes/aes_backend.h"
+#include "aes/aes_c.h"
 
-int AES_set_encrypt_key(const unsigned char *userKey, const int bits,
+int aes_c_set_encrypt_key(const unsigned char *userKey, const int bits,
                         AES_KEY *key)
 {
     int nk;
@@ -47,10 +46,10 @@ int AES_set_encrypt_key(const unsigned char *userKey, const int bits,
     return 0;
 }
 
-int AES_set_decrypt_key(const unsigned char *userKey, const int bits,
+int aes_c_set_decrypt_key(const unsigned char *userKey, const int bits,
                         AES_KEY *key)
 {
-    int ret = AES_set_encrypt_key(userKey, bits, key);
+    int ret = aes_c_set_encrypt_key(userKey, bits, key);
     if (ret != 0)
         return ret;
 
@@ -69,13 +68,13 @@ int AES_set_decrypt_key(const unsigned char *userKey, const int bits,
     return 0;
 }
 
-void AES_encrypt(const unsigned char *in, unsigned char *out,
+void aes_c_encrypt(const unsigned char *in, unsigned char *out,
                  const AES_KEY *key)
 {
     aes_core_encrypt_block(in, out, key->rd_key, key->rounds);
 }
 
-void AES_decrypt(const unsigned char *in, unsigned char *out,
+void aes_c_decrypt(const unsigned char *in, unsigned char *out,
                  const AES_KEY *key)
 {
     aes_core_decrypt_block(in, out, key->rd_key, key->rounds);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "impl.h"
+#include "aes/aes_c.h"
 #include "cpuid/ia32cap.h"
 
 /*
@@ -20,12 +21,12 @@ static const struct casm_aes_impl aes_c = {
     .need = { 0, 0, 0, 0 },
     .need_name = "nothing",
     .force_mask = "~0x200020200000000:~0",
-    .set_encrypt_key = AES_set_encrypt_key,
-    .set_decrypt_key = AES_set_decrypt_key,
-    .encrypt = (block128_f)AES_encrypt,
-    .decrypt = (block128_f)AES_decrypt,
+    .set_encrypt_key = aes_c_set_encrypt_key,
+    .set_decrypt_key = aes_c_set_decrypt_key,
+    .encrypt = (block128_f)aes_c_encrypt,
+    .decrypt = (block128_f)aes_c_decrypt,
     .ecb = NULL,
-    .cbc = (cbc128_f)AES_cbc_encrypt,
+    .cbc = (cbc128_f)aes_c_cbc_encrypt,
     .ctr32 = NULL,
 };
 

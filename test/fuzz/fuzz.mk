@@ -28,12 +28,12 @@ $(FUZZ)/obj/test/fuzz/%.o: test/fuzz/%.c
 
 # fuzz_aes_cores links aes_core.c twice, over each C core.  Both cores
 # define the same aes_core_* names and each copy of aes_core.c the same
-# AES_* names, so each pair is compiled with -D macros renaming them to
+# aes_c_* names, so each pair is compiled with -D macros renaming them to
 # table_... or ct_...: the headers' declarations are renamed with them,
 # crypto/ is untouched, and the renaming exists in this build only.
 FUZZ_RENAMED := aes_core_sub_word aes_core_inv_mix_column aes_core_encrypt_block \
-                aes_core_decrypt_block AES_set_encrypt_key AES_set_decrypt_key \
-                AES_encrypt AES_decrypt
+                aes_core_decrypt_block aes_c_set_encrypt_key aes_c_set_decrypt_key \
+                aes_c_encrypt aes_c_decrypt
 fuzz_rename = $(foreach s,$(FUZZ_RENAMED),-D$(s)=$(1)_$(s))
 
 $(FUZZ)/core_table/%.o: crypto/aes/%.c $(GEN_HDRS)

@@ -6,7 +6,7 @@
  * the OpenSSL API on whichever is linked.  To have both in this binary,
  * test/fuzz/fuzz.mk compiles aes_core.c twice, once with each core, with
  * -D macros that rename every external name of the pair with a prefix:
- * table_AES_encrypt, ct_AES_encrypt, table_aes_core_sub_word, ...  Macros
+ * table_aes_c_encrypt, ct_aes_c_encrypt, table_aes_core_sub_word, ...  Macros
  * (rather than objcopy) rename the declarations in the headers too, so
  * each copy stays type-checked.
  *
@@ -27,11 +27,11 @@
 #include "fuzz_util.h"
 
 #define CORE_DECLS(p)                                                        \
-    int p##AES_set_encrypt_key(const unsigned char *, const int, AES_KEY *); \
-    int p##AES_set_decrypt_key(const unsigned char *, const int, AES_KEY *); \
-    void p##AES_encrypt(const unsigned char *, unsigned char *,              \
+    int p##aes_c_set_encrypt_key(const unsigned char *, const int, AES_KEY *); \
+    int p##aes_c_set_decrypt_key(const unsigned char *, const int, AES_KEY *); \
+    void p##aes_c_encrypt(const unsigned char *, unsigned char *,              \
                         const AES_KEY *);                                    \
-    void p##AES_decrypt(const unsigned char *, unsigned char *,              \
+    void p##aes_c_decrypt(const unsigned char *, unsigned char *,              \
                         const AES_KEY *);                                    \
     uint32_t p##aes_core_sub_word(uint32_t);                                 \
     uint32_t p##aes_core_inv_mix_column(uint32_t);
@@ -49,10 +49,10 @@ struct core {
 };
 
 static const struct core cores[2] = {
-    { "table", table_AES_set_encrypt_key, table_AES_set_decrypt_key,
-      table_AES_encrypt, table_AES_decrypt },
-    { "ct", ct_AES_set_encrypt_key, ct_AES_set_decrypt_key,
-      ct_AES_encrypt, ct_AES_decrypt },
+    { "table", table_aes_c_set_encrypt_key, table_aes_c_set_decrypt_key,
+      table_aes_c_encrypt, table_aes_c_decrypt },
+    { "ct", ct_aes_c_set_encrypt_key, ct_aes_c_set_decrypt_key,
+      ct_aes_c_encrypt, ct_aes_c_decrypt },
 };
 
 /*

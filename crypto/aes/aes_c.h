@@ -1,0 +1,24 @@
+/*
+ * The portable C AES (aes_core.c, aes_cbc.c) under its own names, so it
+ * stays callable as the reference when assembly provides OpenSSL's AES_*
+ * names; aes_noasm.c maps AES_* onto these when no AES assembly is built.
+ * Same prototypes and semantics as the AES_* functions in <openssl/aes.h>.
+ */
+#ifndef CRYPTO_ASM_AES_C_H
+#define CRYPTO_ASM_AES_C_H
+
+#include <openssl/aes.h>
+
+int aes_c_set_encrypt_key(const unsigned char *userKey, const int bits,
+                          AES_KEY *key);
+int aes_c_set_decrypt_key(const unsigned char *userKey, const int bits,
+                          AES_KEY *key);
+void aes_c_encrypt(const unsigned char *in, unsigned char *out,
+                   const AES_KEY *key);
+void aes_c_decrypt(const unsigned char *in, unsigned char *out,
+                   const AES_KEY *key);
+void aes_c_cbc_encrypt(const unsigned char *in, unsigned char *out,
+                       size_t length, const AES_KEY *key,
+                       unsigned char *ivec, const int enc);
+
+#endif
