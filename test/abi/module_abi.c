@@ -12,6 +12,7 @@
 
 #include "abi_check.h"
 #include "impl.h"
+#include "aes/aes_c.h"
 #include "../lib/tap.h"
 
 /* Deterministic bytes: the input does not matter, only that it is fixed. */
@@ -65,6 +66,106 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
     total_steps += st.steps;
 }
 
+/* Calls fn(args) through both checkers; `what` names it in the output. */
+static int check_call(const char *label, const char *what, const void *fn,
+                      const uint64_t *args, int nargs, uint64_t *ret)
+{
+    char err[512];
+    int rc = abi_call(fn, args, nargs, ret, err, sizeof(err));
+    if (!tap_ok(rc == 0, "%s%s: callee-saved state kept (ABI checker)", label, what))
+        tap_diag("%s", err);
+#ifndef _WIN32
+    const char *why = NULL;
+    if (!unwind_check_available(&why)) {
+        tap_skip(why, "%s%s: unwind check", label, what);
+        return rc;
+    }
+#endif
+    struct unwind_stats st = { 0, 0 };
+    int urc = unwind_check(fn, args, nargs, &st, err, sizeof(err));
+    if (!tap_ok(urc == 0 && st.steps > 0,
+                "%s%s: unwinds correctly at each of %lu instructions", label,
+                what, st.steps))
+        tap_diag("%s", err);
+    total_steps += st.steps;
+    return rc;
+}
+
+#define U(p) ((uint64_t)(uintptr_t)(p))
+
+/*
+ * One AES implementation: its key schedules, block functions and CBC,
+ * each through both checkers, and the bytes compared with the C AES.
+ * unwind_check runs the call again, so inputs are never overwritten.
+ */
+static void check_aes(const char *label, const struct casm_aes_impl *im)
+{
+    enum { LEN = 3 * 16 + 5 };      /* whole blocks and a partial one */
+    static unsigned char key[32], in[LEN + 16 + 1], out[LEN + 16], want[LEN + 16];
+    static unsigned char iv[16], iv_want[16];
+    AES_KEY ek, dk, ref_e, ref_d;
+    char what[96];
+    uint64_t ret = 0;
+
+    fill(key, sizeof(key), 11);
+    fill(in, sizeof(in), 13);
+    aes_c_set_encrypt_key(key, 256, &ref_e);
+    aes_c_set_decrypt_key(key, 256, &ref_d);
+
+    uint64_t ka[3] = { U(key), 256, U(&ek) };
+    snprintf(what, sizeof(what), "aes %s set_encrypt_key", im->name);
+    if (check_call(label, what, (const void *)im->set_encrypt_key, ka, 3, &ret) == 0)
+        tap_ok(ret == 0, "%s%s returns 0", label, what);
+    ka[2] = U(&dk);
+    snprintf(what, sizeof(what), "aes %s set_decrypt_key", im->name);
+    if (check_call(label, what, (const void *)im->set_decrypt_key, ka, 3, &ret) == 0)
+        tap_ok(ret == 0, "%s%s returns 0", label, what);
+
+    const void *blocks[2] = { (const void *)im->encrypt, (const void *)im->decrypt };
+    for (int dir = 0; dir < 2; dir++) {
+        uint64_t ba[3] = { U(in + 1), U(out), U(dir ? &dk : &ek) };
+        snprintf(what, sizeof(what), "aes %s %s", im->name, dir ? "decrypt" : "encrypt");
+        check_call(label, what, blocks[dir], ba, 3, &ret);
+        (dir ? aes_c_decrypt : aes_c_encrypt)(in + 1, want, dir ? &ref_d : &ref_e);
+        tap_ok(memcmp(out, want, 16) == 0, "%s%s gives the C AES's block", label, what);
+    }
+    if (im->cbc == NULL)
+        return;
+    for (int enc = 1; enc >= 0; enc--) {
+        /* The call is made twice (ABI, then unwind): the iv must start the
+         * same each time, so it is reset here and compared after the ABI
+         * run through the copy the checker leaves. */
+        fill(iv, 16, 17);
+        memcpy(iv_want, iv, 16);
+        aes_c_cbc_encrypt(in + 1, want, LEN, enc ? &ref_e : &ref_d, iv_want, enc);
+        fill(iv, 16, 17);
+        uint64_t ca[6] = { U(in + 1), U(out), LEN, U(enc ? &ek : &dk), U(iv), (uint64_t)enc };
+        char err[512];
+        int rc = abi_call((const void *)im->cbc, ca, 6, &ret, err, sizeof(err));
+        snprintf(what, sizeof(what), "aes %s cbc %s", im->name, enc ? "encrypt" : "decrypt");
+        if (!tap_ok(rc == 0 && memcmp(out, want, enc ? LEN + 11 : LEN) == 0 &&
+                    memcmp(iv, iv_want, 16) == 0,
+                    "%s%s: callee-saved state kept, bytes and iv as the C AES's",
+                    label, what))
+            tap_diag("%s", rc ? err : "output or iv differs from aes_c_cbc_encrypt");
+        fill(iv, 16, 17);
+#ifndef _WIN32
+        const char *why = NULL;
+        if (!unwind_check_available(&why)) {
+            tap_skip(why, "%s%s: unwind check", label, what);
+            continue;
+        }
+#endif
+        struct unwind_stats st = { 0, 0 };
+        rc = unwind_check((const void *)im->cbc, ca, 6, &st, err, sizeof(err));
+        if (!tap_ok(rc == 0 && st.steps > 0,
+                    "%s%s: unwinds correctly at each of %lu instructions", label,
+                    what, st.steps))
+            tap_diag("%s", err);
+        total_steps += st.steps;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *label = argc > 1 ? argv[1] : "";
@@ -80,6 +181,17 @@ int main(int argc, char **argv)
             continue;
         }
         check_sha1(label, im);
+    }
+    for (size_t i = 0; i < casm_aes_impl_count; i++) {
+        const struct casm_aes_impl *im = casm_aes_impls[i];
+        if (strcmp(im->name, "c") == 0)
+            continue;
+        checked++;
+        if (!casm_cpu_has(im->need)) {
+            tap_skip(im->need_name, "%saes %s: this CPU lacks it", label, im->name);
+            continue;
+        }
+        check_aes(label, im);
     }
     if (checked == 0)
         tap_skip_all("this build has no assembly (NO_ASM)");
