@@ -83,7 +83,9 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDRS)
 
 # Each module: its script first, then the helper files it reads (in a
 # directory of the same name).  `perl SCRIPT elf OUTPUT`, then GNU as.
-MODULE_sha1-x86_64 := crypto/sha/asm/sha1-x86_64.pl $(wildcard crypto/sha/asm/sha1-x86_64/*.pl)
+MODULE_sha1-x86_64  := crypto/sha/asm/sha1-x86_64.pl $(wildcard crypto/sha/asm/sha1-x86_64/*.pl)
+MODULE_aes-x86_64   := crypto/aes/asm/aes-x86_64.pl $(wildcard crypto/aes/asm/aes-x86_64/*.pl)
+MODULE_aesni-x86_64 := crypto/aes/asm/aesni-x86_64.pl $(wildcard crypto/aes/asm/aesni-x86_64/*.pl)
 
 .SECONDEXPANSION:
 $(BUILD)/gen/asm/%.s: $$(MODULE_$$*) $(PERLASM_X64)

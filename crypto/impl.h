@@ -18,6 +18,10 @@
 typedef void (*ecb128_f) (const unsigned char *in, unsigned char *out,
                           size_t len, const void *key, int enc);
 typedef void (*sha1_block_f) (SHA_CTX *c, const void *p, size_t nblocks);
+/* Whole-message XTS (OpenSSL's aesni_xts_encrypt/decrypt shape). */
+typedef void (*xts128_f) (const unsigned char *in, unsigned char *out,
+                          size_t len, const void *key1, const void *key2,
+                          const unsigned char iv[16]);
 
 struct casm_aes_impl {
     const char *name;
@@ -35,6 +39,7 @@ struct casm_aes_impl {
     ecb128_f ecb;           /* NULL: one block at a time */
     cbc128_f cbc;           /* NULL: CRYPTO_cbc128_* over encrypt/decrypt */
     ctr128_f ctr32;         /* NULL: CRYPTO_ctr128_encrypt over encrypt */
+    xts128_f xts_enc, xts_dec;   /* NULL: CRYPTO_xts128_encrypt */
 };
 
 struct casm_sha1_impl {

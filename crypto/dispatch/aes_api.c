@@ -126,6 +126,11 @@ int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
         return CASM_ERR_LENGTH;
 
     const struct casm_aes_impl *impl = k->data.impl;
+    xts128_f bulk = enc ? impl->xts_enc : impl->xts_dec;
+    if (bulk != NULL) {
+        bulk(in, out, len, enc ? &k->data.enc : &k->data.dec, &k->tweak.enc, iv);
+        return 0;
+    }
     const XTS128_CONTEXT ctx = {
         .key1 = (void *)(enc ? &k->data.enc : &k->data.dec),
         .key2 = (void *)&k->tweak.enc,

@@ -16,11 +16,16 @@
  * assembly lands, it takes this mask and the C core becomes reachable by
  * direct calls only (force_mask NULL).
  */
+#ifdef CASM_AES_ASM
+#define AES_C_MASK NULL                     /* the assembly always wins */
+#else
+#define AES_C_MASK "~0x200020200000000:~0"
+#endif
 static const struct casm_aes_impl aes_c = {
     .name = "c",
     .need = { 0, 0, 0, 0 },
     .need_name = "nothing",
-    .force_mask = "~0x200020200000000:~0",
+    .force_mask = AES_C_MASK,
     .set_encrypt_key = aes_c_set_encrypt_key,
     .set_decrypt_key = aes_c_set_decrypt_key,
     .encrypt = (block128_f)aes_c_encrypt,
@@ -30,7 +35,92 @@ static const struct casm_aes_impl aes_c = {
     .ctr32 = NULL,
 };
 
-const struct casm_aes_impl *const casm_aes_impls[] = { &aes_c };
+#ifdef CASM_AESNI_ASM
+/* AES-NI (crypto/aes/asm/aesni-x86_64.pl): OpenSSL's default path too. */
+int aesni_set_encrypt_key(const unsigned char *key, int bits, AES_KEY *k);
+int aesni_set_decrypt_key(const unsigned char *key, int bits, AES_KEY *k);
+void aesni_encrypt(const unsigned char *in, unsigned char *out, const AES_KEY *k);
+void aesni_decrypt(const unsigned char *in, unsigned char *out, const AES_KEY *k);
+void aesni_ecb_encrypt(const unsigned char *in, unsigned char *out, size_t len,
+                       const AES_KEY *k, int enc);
+void aesni_cbc_encrypt(const unsigned char *in, unsigned char *out, size_t len,
+                       const AES_KEY *k, unsigned char *ivec, int enc);
+void aesni_ctr32_encrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *k,
+                                const unsigned char ivec[16]);
+void aesni_xts_encrypt(const unsigned char *in, unsigned char *out, size_t len,
+                       const void *key1, const void *key2,
+                       const unsigned char iv[16]);
+void aesni_xts_decrypt(const unsigned char *in, unsigned char *out, size_t len,
+                       const void *key1, const void *key2,
+                       const unsigned char iv[16]);
+
+static const struct casm_aes_impl aes_aesni = {
+    .name = "aesni",
+    .need = { 0, CAP_W1_AESNI, 0, 0 },
+    .need_name = "AES-NI",
+    .force_mask = NULL,
+    .set_encrypt_key = aesni_set_encrypt_key,
+    .set_decrypt_key = aesni_set_decrypt_key,
+    .encrypt = (block128_f)aesni_encrypt,
+    .decrypt = (block128_f)aesni_decrypt,
+    .ecb = (ecb128_f)aesni_ecb_encrypt,
+    .cbc = (cbc128_f)aesni_cbc_encrypt,
+    .ctr32 = aesni_ctr32_encrypt_blocks,
+    .xts_enc = aesni_xts_encrypt,
+    .xts_dec = aesni_xts_decrypt,
+};
+#define AESNI_IMPLS &aes_aesni,
+#else
+#define AESNI_IMPLS
+#endif
+
+#ifdef CASM_AES_ASM
+/*
+ * Table-based AES (crypto/aes/asm/aes-x86_64.pl), which provides OpenSSL's
+ * AES_* names: the compact, cache-hardened path for single blocks and
+ * short CBC, full T-tables for long CBC.  "x86_64_full" reaches the
+ * full-table code for every call, so both paths are tested.  Its mask
+ * also puts OpenSSL on its table path; the C AES is then direct-call only.
+ */
+void aes_x86_64_encrypt_full(const unsigned char *in, unsigned char *out,
+                             const AES_KEY *k);
+void aes_x86_64_decrypt_full(const unsigned char *in, unsigned char *out,
+                             const AES_KEY *k);
+void aes_x86_64_cbc_encrypt_full(const unsigned char *in, unsigned char *out,
+                                 size_t len, const AES_KEY *k,
+                                 unsigned char *ivec, int enc);
+
+static const struct casm_aes_impl aes_x86_64 = {
+    .name = "x86_64",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = "~0x200020200000000:~0",
+    .set_encrypt_key = AES_set_encrypt_key,
+    .set_decrypt_key = AES_set_decrypt_key,
+    .encrypt = (block128_f)AES_encrypt,
+    .decrypt = (block128_f)AES_decrypt,
+    .cbc = (cbc128_f)AES_cbc_encrypt,
+};
+static const struct casm_aes_impl aes_x86_64_full = {
+    .name = "x86_64_full",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = NULL,
+    .set_encrypt_key = AES_set_encrypt_key,
+    .set_decrypt_key = AES_set_decrypt_key,
+    .encrypt = (block128_f)aes_x86_64_encrypt_full,
+    .decrypt = (block128_f)aes_x86_64_decrypt_full,
+    .cbc = (cbc128_f)aes_x86_64_cbc_encrypt_full,
+};
+#define AES_TABLE_IMPLS &aes_x86_64, &aes_x86_64_full,
+#else
+#define AES_TABLE_IMPLS
+#endif
+
+const struct casm_aes_impl *const casm_aes_impls[] = {
+    AESNI_IMPLS AES_TABLE_IMPLS &aes_c
+};
 const size_t casm_aes_impl_count =
     sizeof(casm_aes_impls) / sizeof(casm_aes_impls[0]);
 
