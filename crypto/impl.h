@@ -15,8 +15,6 @@
 #include <openssl/sha.h>
 #include "cryptoasm.h"
 
-typedef void (*ecb128_f) (const unsigned char *in, unsigned char *out,
-                          size_t len, const void *key, int enc);
 typedef void (*sha1_block_f) (SHA_CTX *c, const void *p, size_t nblocks);
 /* Whole-message XTS (OpenSSL's aesni_xts_encrypt/decrypt shape). */
 typedef void (*xts128_f) (const unsigned char *in, unsigned char *out,

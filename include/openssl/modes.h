@@ -86,11 +86,21 @@ struct lrw128_tweak {
 typedef struct lrw128_tweak LRW128_TWEAK;
 
 void CRYPTO_lrw128_init(LRW128_TWEAK *tweak, const unsigned char k2[16]);
+
+/* Many blocks at once in one direction (enc 1 or 0), e.g. aesni_ecb_encrypt. */
+typedef void (*ecb128_f) (const unsigned char *in, unsigned char *out,
+                          size_t len, const void *key, int enc);
 /* Returns 0, or -1 if len is not a multiple of 16. */
 int CRYPTO_lrw128_encrypt(const LRW128_TWEAK *tweak, const void *key1,
                           block128_f block1, const unsigned char index[16],
                           const unsigned char *inp, unsigned char *out,
                           size_t len);
+/* The same, with the blocks of each chunk through one ECB call. */
+int CRYPTO_lrw128_encrypt_ecb(const LRW128_TWEAK *tweak, const void *key1,
+                              ecb128_f ecb, int enc,
+                              const unsigned char index[16],
+                              const unsigned char *inp, unsigned char *out,
+                              size_t len);
 
 #ifdef __cplusplus
 }
