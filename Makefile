@@ -31,14 +31,18 @@ endif
 # --- the library -----------------------------------------------------------
 # Assembly modules (x86_64, ELF).  NO_ASM=1 builds the portable C only.
 PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
+# NOASM_SRCS: C that stands in for what the modules provide; ASM_C_SRCS:
+# C glue the modules need.
 ifeq ($(NO_ASM),)
-ASM_MODULES := sha1-x86_64
-ASM_DEFS    := -DCASM_SHA1_ASM
-NOASM_SRCS  := crypto/aes/aes_noasm.c
+ASM_MODULES := sha1-x86_64 aes-x86_64
+ASM_DEFS    := -DCASM_SHA1_ASM -DCASM_AES_ASM
+NOASM_SRCS  :=
+ASM_C_SRCS  := crypto/aes/aes_x86_64_ecb.c
 else
 ASM_MODULES :=
 ASM_DEFS    :=
 NOASM_SRCS  := crypto/sha/sha1_block_noasm.c crypto/aes/aes_noasm.c
+ASM_C_SRCS  :=
 endif
 ASM_OBJS := $(patsubst %,$(BUILD)/obj/asm/%.o,$(ASM_MODULES))
 
@@ -51,7 +55,7 @@ COMMON_SRCS := \
 	crypto/modes/lrw128.c \
 	crypto/sha/sha1_block_c.c \
 	crypto/sha/sha1_dgst.c \
-	$(NOASM_SRCS) \
+	$(NOASM_SRCS) $(ASM_C_SRCS) \
 	crypto/cpuid/ia32cap_mask.c \
 	crypto/cpuid/ia32cap_detect.c \
 	crypto/dispatch/registry.c \

@@ -9,12 +9,10 @@
 #include "cpuid/ia32cap.h"
 
 /*
- * The C AES core.  It is the only AES implementation so far, so the
- * dispatcher picks it under any mask; its force mask clears AES-NI, SSSE3
- * and PCLMULQDQ (":~0" keeps words 2-3 as detected), which also puts
- * OpenSSL on its table-based path for a like-for-like comparison.  When the table
- * assembly lands, it takes this mask and the C core becomes reachable by
- * direct calls only (force_mask NULL).
+ * The C AES core (aes_c_*): with the table assembly built it is reached by
+ * direct calls only; without it, it is the dispatcher's last resort, and
+ * its mask clears AES-NI, SSSE3 and PCLMULQDQ (":~0" keeps words 2-3 as
+ * detected), which also puts OpenSSL on its table-based path.
  */
 #ifdef CASM_AES_ASM
 #define AES_C_MASK NULL                     /* the assembly always wins */
@@ -90,6 +88,8 @@ void aes_x86_64_decrypt_full(const unsigned char *in, unsigned char *out,
 void aes_x86_64_cbc_encrypt_full(const unsigned char *in, unsigned char *out,
                                  size_t len, const AES_KEY *k,
                                  unsigned char *ivec, int enc);
+void aes_x86_64_ecb(const unsigned char *in, unsigned char *out, size_t len,
+                    const void *key, int enc);
 
 static const struct casm_aes_impl aes_x86_64 = {
     .name = "x86_64",
@@ -100,6 +100,7 @@ static const struct casm_aes_impl aes_x86_64 = {
     .set_decrypt_key = AES_set_decrypt_key,
     .encrypt = (block128_f)AES_encrypt,
     .decrypt = (block128_f)AES_decrypt,
+    .ecb = aes_x86_64_ecb,
     .cbc = (cbc128_f)AES_cbc_encrypt,
 };
 static const struct casm_aes_impl aes_x86_64_full = {
