@@ -824,7 +824,10 @@ int main(int argc, char **argv)
         g->impl = impl;
         snprintf(g->ossl_path, sizeof(g->ossl_path), "openssl@%s", impl->name);
         const char *mask = impl->force_mask;
-        g->table_column = strcmp(impl->name, "c") == 0 &&
+        /* Paths that need no CPU feature (C, table assembly) are also
+         * compared with OpenSSL's table path. */
+        int needs_nothing = !(impl->need[0] | impl->need[1] | impl->need[2] | impl->need[3]);
+        g->table_column = needs_nothing &&
                           (mask == NULL || strcmp(mask, TABLE_MASK) != 0);
         printf("  AES %s: ours and OpenSSL measured with %s%s\n", impl->name,
                mask_text(mask),

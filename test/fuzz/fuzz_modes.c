@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: every AES implementation in the registry, through the
  * casm_* API, against textbook ECB, CBC, CTR, XTS and LRW written below on
- * top of AES_encrypt/AES_decrypt.  The references follow the definitions
+ * top of the C AES (aes_c_encrypt/aes_c_decrypt, aes_c.h).  The references follow the definitions
  * in include/openssl/modes.h literally and favour plainness over speed
  * (LRW computes each tweak with a bit-by-bit GF(2^128) multiplication), so
  * they share no code or shortcut with crypto/modes/.
@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <cryptoasm.h>
+#include "aes/aes_c.h"
 #include "impl.h"
 
 #include "fuzz_util.h"
@@ -49,9 +50,9 @@ static void aes_block(const AES_KEY *k, int enc, const unsigned char in[16],
                       unsigned char out[16])
 {
     if (enc)
-        AES_encrypt(in, out, k);
+        aes_c_encrypt(in, out, k);
     else
-        AES_decrypt(in, out, k);
+        aes_c_decrypt(in, out, k);
 }
 
 static void xor16(unsigned char *dst, const unsigned char *a,
@@ -119,9 +120,9 @@ static void ref_cbc(const AES_KEY *k, int enc, const unsigned char iv[16],
         const unsigned char *prev = off ? (enc ? out : in) + off - 16 : iv;
         if (enc) {
             xor16(buf, in + off, prev);
-            AES_encrypt(buf, out + off, k);
+            aes_c_encrypt(buf, out + off, k);
         } else {
-            AES_decrypt(in + off, buf, k);
+            aes_c_decrypt(in + off, buf, k);
             xor16(out + off, buf, prev);
         }
     }
@@ -136,7 +137,7 @@ static void ref_ctr(const AES_KEY *k, const unsigned char counter0[16],
         if (i % 16 == 0) {
             memcpy(ctr, counter0, 16);
             be128_add(ctr, i / 16);
-            AES_encrypt(ctr, stream, k);
+            aes_c_encrypt(ctr, stream, k);
         }
         out[i] = in[i] ^ stream[i % 16];
     }
@@ -169,7 +170,7 @@ static void ref_xts(const AES_KEY *k1, const AES_KEY *k2, int enc,
     unsigned char le[16], be[16], alpha[16] = { 0 };
 
     alpha[15] = 0x02;   /* x, in the LRW layout */
-    AES_encrypt(iv, le, k2);
+    aes_c_encrypt(iv, le, k2);
     for (size_t j = 0; j <= m; j++) {
         memcpy(t[j], le, 16);
         for (int i = 0; i < 16; i++)
@@ -217,10 +218,10 @@ static void reference(const struct job *jb, int enc, const unsigned char *in,
     const unsigned char *key = jb->key;
     AES_KEY k1, k2;
     /* CTR runs the cipher forwards in both directions. */
-    int rc = enc || jb->mode == CTR ? AES_set_encrypt_key(key, jb->bits, &k1)
-                                    : AES_set_decrypt_key(key, jb->bits, &k1);
+    int rc = enc || jb->mode == CTR ? aes_c_set_encrypt_key(key, jb->bits, &k1)
+                                    : aes_c_set_decrypt_key(key, jb->bits, &k1);
     if (rc == 0 && jb->mode == XTS)
-        rc = AES_set_encrypt_key(key + jb->bits / 8, jb->bits, &k2);
+        rc = aes_c_set_encrypt_key(key + jb->bits / 8, jb->bits, &k2);
     if (rc != 0)
         fuzz_fail(NAME, "AES_set_*_key refused a %d-bit key", jb->bits);
 
