@@ -1,0 +1,26 @@
+#!/usr/bin/env perl
+# Code size of every assembly path, in bytes: each global function of each
+# module object (from its ELF symbol sizes) and the module's read-only
+# tables.  `make bench` prints it after the speed tables.
+#
+#   perl bench/code_size.pl build/obj/asm/*.o
+use strict;
+use warnings;
+
+die "usage: $0 OBJECT...\n" unless @ARGV;
+print "\nCode size (bytes, ELF)\n";
+for my $obj (@ARGV) {
+    my @syms = `nm -S --defined-only "$obj"`;
+    die "$0: nm failed on $obj\n" if $?;
+    my ($module) = $obj =~ m{([^/]+)\.o$};
+    print "  $module\n";
+    for (sort { (split ' ', $a)[3] cmp (split ' ', $b)[3] } @syms) {
+        my ($addr, $size, $type, $name) = split;
+        next unless defined $name && $type eq 'T';
+        printf "    %-36s %6d\n", $name, hex $size;
+    }
+    for (`readelf -S -W "$obj"`) {
+        printf "    %-36s %6d\n", "tables (.rodata)", hex $1
+            if /\.rodata\s+PROGBITS\s+\S+\s+\S+\s+(\S+)/;
+    }
+}
