@@ -34,8 +34,8 @@ PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/l
 # NOASM_SRCS: C that stands in for what the modules provide; ASM_C_SRCS:
 # C glue the modules need.
 ifeq ($(NO_ASM),)
-ASM_MODULES := sha1-x86_64 aes-x86_64
-ASM_DEFS    := -DCASM_SHA1_ASM -DCASM_AES_ASM
+ASM_MODULES := sha1-x86_64 aes-x86_64 aesni-x86_64
+ASM_DEFS    := -DCASM_SHA1_ASM -DCASM_AES_ASM -DCASM_AESNI_ASM
 NOASM_SRCS  :=
 ASM_C_SRCS  := crypto/aes/aes_x86_64_ecb.c
 else
@@ -70,7 +70,11 @@ objs_of = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 LIB_OBJS    := $(call objs_of,obj,$(COMMON_SRCS) $(CORE_$(AES_CORE))) $(ASM_OBJS)
 CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct)) $(ASM_OBJS)
 
-GEN_HDRS := $(BUILD)/gen/aes_tables.h
+# The assembly configuration, kept in a file so that changing it (NO_ASM,
+# a new module) rebuilds every object compiled with ASM_DEFS.
+ASM_CONFIG := $(BUILD)/gen/asm-config
+$(shell mkdir -p $(BUILD)/gen && echo '$(ASM_MODULES) $(ASM_DEFS)' | cmp -s - $(ASM_CONFIG) 2>/dev/null || echo '$(ASM_MODULES) $(ASM_DEFS)' > $(ASM_CONFIG))
+GEN_HDRS := $(BUILD)/gen/aes_tables.h $(ASM_CONFIG)
 
 .PHONY: all test bench install uninstall clean test-deps
 .DELETE_ON_ERROR:
