@@ -81,7 +81,7 @@ GEN_HDRS := $(BUILD)/gen/aes_tables.h $(ASM_CONFIG)
 
 all: $(LIB) tests bench-bin
 
-$(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl
+$(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl crypto/aes/AesMath.pm
 	@mkdir -p $(@D)
 	$(PERL) $< $@
 
@@ -92,7 +92,7 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDRS)
 # Each module: its script first, then the helper files it reads (in a
 # directory of the same name).  `perl SCRIPT elf OUTPUT`, then GNU as.
 MODULE_sha1-x86_64  := crypto/sha/asm/sha1-x86_64.pl $(wildcard crypto/sha/asm/sha1-x86_64/*.pl)
-MODULE_aes-x86_64   := crypto/aes/asm/aes-x86_64.pl $(wildcard crypto/aes/asm/aes-x86_64/*.pl)
+MODULE_aes-x86_64   := crypto/aes/asm/aes-x86_64.pl crypto/aes/AesMath.pm
 MODULE_aesni-x86_64 := crypto/aes/asm/aesni-x86_64.pl $(wildcard crypto/aes/asm/aesni-x86_64/*.pl)
 
 .SECONDEXPANSION:

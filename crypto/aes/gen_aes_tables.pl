@@ -1,7 +1,6 @@
 #!/usr/bin/env perl
-# Derives the AES tables from the cipher's definition (FIPS-197 §5.1.1:
-# inversion in GF(2^8) mod x^8+x^4+x^3+x+1, then the affine map) and writes
-# them as a C header, so no table is typed in by hand.
+# Writes the C core's AES tables (derived in AesMath.pm from the cipher's
+# definition) as a C header, so no table is typed in by hand.
 #
 # Column words are little-endian: row r of a column sits in bits 8r..8r+7,
 # which is how x86 loads 16 state bytes as four words without byte swaps.
@@ -11,52 +10,20 @@
 # usage: gen_aes_tables.pl OUTPUT.h
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use AesMath qw(sbox inv_sbox te0 td0);
 
 my $out = shift or die "usage: $0 OUTPUT.h\n";
 
-sub gf_mul {
-    my ($a, $b) = @_;
-    my $r = 0;
-    while ($b) {
-        $r ^= $a if $b & 1;
-        $a = (($a << 1) ^ ($a & 0x80 ? 0x11b : 0)) & 0xff;
-        $b >>= 1;
-    }
-    return $r;
-}
+my @sbox = sbox();
+my @inv_sbox = inv_sbox();
 
-sub gf_inv {
-    my ($x) = @_;
-    return 0 if $x == 0;
-    # x^254 = x^-1 in GF(2^8).
-    my ($r, $p, $e) = (1, $x, 254);
-    while ($e) {
-        $r = gf_mul($r, $p) if $e & 1;
-        $p = gf_mul($p, $p);
-        $e >>= 1;
-    }
-    return $r;
-}
-
-sub rotl8 { my ($b, $n) = @_; return (($b << $n) | ($b >> (8 - $n))) & 0xff; }
-
-my (@sbox, @inv_sbox);
-for my $x (0 .. 255) {
-    my $b = gf_inv($x);
-    my $s = $b ^ rotl8($b, 1) ^ rotl8($b, 2) ^ rotl8($b, 3) ^ rotl8($b, 4) ^ 0x63;
-    $sbox[$x] = $s;
-    $inv_sbox[$s] = $x;
-}
-die "S-box self-check failed\n" unless $sbox[0] == 0x63 && $sbox[0x53] == 0xed;
-
-sub column { my @m = @_; return $m[0] | $m[1] << 8 | $m[2] << 16 | $m[3] << 24; }
 sub rotl32 { my ($w, $n) = @_; return (($w << $n) | ($w >> (32 - $n))) & 0xffffffff; }
 
 my (@te, @td);
 for my $x (0 .. 255) {
-    my ($s, $i) = ($sbox[$x], $inv_sbox[$x]);
-    my $te0 = column(map { gf_mul($s, $_) } 2, 1, 1, 3);
-    my $td0 = column(map { gf_mul($i, $_) } 0x0e, 0x09, 0x0d, 0x0b);
+    my ($te0, $td0) = (te0($x), td0($x));
     for my $k (0 .. 3) {
         $te[$k][$x] = $k ? rotl32($te0, 8 * $k) : $te0;
         $td[$k][$x] = $k ? rotl32($td0, 8 * $k) : $td0;

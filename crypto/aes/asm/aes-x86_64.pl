@@ -80,8 +80,9 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../../../perlasm/lib";
+use lib "$FindBin::Bin/../../../perlasm/lib", "$FindBin::Bin/..";
 use X64::Module;
+use AesMath qw(sbox inv_sbox te0 td0);
 
 # Tuning switches (each was measured; see the header for figures).
 our %OPT = (
@@ -94,28 +95,9 @@ our %OPT = (
 X64::Module::pipe_output(@ARGV);
 
 # ---------------------------------------------------------------- tables
-sub gf_mul {
-    my ($a, $b) = @_;
-    my $r = 0;
-    while ($b) {
-        $r ^= $a if $b & 1;
-        $a = (($a << 1) ^ ($a & 0x80 ? 0x11b : 0)) & 0xff;
-        $b >>= 1;
-    }
-    return $r;
-}
-my (@sbox, @isbox);
-for my $x (0 .. 255) {
-    my $inv = 0;
-    if ($x) { for my $y (1 .. 255) { if (gf_mul($x, $y) == 1) { $inv = $y; last } } }
-    my $s = 0x63;
-    $s ^= (($inv << $_) | ($inv >> (8 - $_))) & 0xff for 0 .. 4;
-    $sbox[$x] = $s;
-    $isbox[$s] = $x;
-}
-die "S-box self-check failed\n" unless $sbox[0] == 0x63 && $sbox[1] == 0x7c && $sbox[0x53] == 0xed;
+my @sbox  = sbox();
+my @isbox = inv_sbox();
 
-sub col { my @b = @_; return $b[0] | $b[1] << 8 | $b[2] << 16 | $b[3] << 24 }
 sub bytes_rows {
     my ($label, $per, @v) = @_;
     my $t = "$label:\n";
@@ -130,8 +112,7 @@ sub long_rows {
 }
 my (@te2, @td2);
 for my $x (0 .. 255) {
-    my $te = col(map { gf_mul($sbox[$x], $_) } 2, 1, 1, 3);
-    my $td = col(map { gf_mul($isbox[$x], $_) } 0x0e, 0x09, 0x0d, 0x0b);
+    my ($te, $td) = (te0($x), td0($x));
     push @te2, $te, $te;
     push @td2, $td, $td;
 }
