@@ -1,0 +1,175 @@
+# AT&T syntax for GNU as and clang's assembler: the elf, macosx and coff
+# flavours.  They differ only in the names, sections and notes set in
+# %FLAVOUR below; everything else (operand order, size suffixes, memory
+# syntax) is shared.
+package X86::Emit::Gas;
+
+use strict;
+use warnings;
+use parent -norequire, 'X86::Emit::Base';
+require X86::Emit::Base;
+
+my %FLAVOUR = (
+    elf => {
+        prefix => '', local => '.L', cfi => 1, size => 1,
+        rodata => "\t.section\t.rodata",
+        func => sub { "\t.globl\t$_[0]\n\t.type\t$_[0],\@function\n" },
+    },
+    macosx => {
+        prefix => '_', local => 'L', cfi => 1,
+        rodata => "\t.section\t__TEXT,__const",
+        func => sub { "\t.globl\t$_[0]\n" },
+    },
+    coff => {
+        prefix => '_', local => 'L', cfi => 0,
+        rodata => "\t.section\t.rdata,\"dr\"",
+        func => sub { "\t.globl\t$_[0]\n\t.def\t$_[0];\t.scl\t2;\t.type\t32;\t.endef\n" },
+    },
+);
+
+sub new {
+    my ($class, %opt) = @_;
+    my $self = $class->SUPER::new(%opt);
+    $self->{f} = $FLAVOUR{ $opt{flavour} } or die "no AT&T flavour $opt{flavour}\n";
+    return $self;
+}
+
+sub global { my ($self, $name) = @_; return $self->{f}{prefix} . $name }
+sub local_label { my ($self, $id) = @_; return $self->{f}{local} . substr($id, 2) }
+
+sub term {
+    my ($self, $t) = @_;
+    my $k = $t->{kind};
+    return $t->{value} if $k eq 'num';
+    return $self->local_label($t->{value}) if $k eq 'label';
+    return $self->global($t->{value}) if $k eq 'sym';
+    return "$t->{value}\@GOT" if $k eq 'got';
+    return '_GLOBAL_OFFSET_TABLE_+[.-' . $self->local_label($t->{value}) . ']' if $k eq 'gotpc';
+    return 'L' . $self->global($t->{value}) . '$non_lazy_ptr' if $k eq 'nlptr';
+    die "term kind $k\n";
+}
+
+my %SUFFIX = (1 => 'b', 2 => 'w', 4 => 'l', 8 => 'q');
+my %RENAME = (cdq => 'cltd', cwde => 'cwtl', rep_movsb => 'rep movsb', rep_movsd => 'rep movsl',
+              rep_stosb => 'rep stosb', rep_stosd => 'rep stosl', pushfd => 'pushfl', popfd => 'popfl');
+
+sub operand {
+    my ($self, $op, $branch) = @_;
+    my $t = $op->{type};
+    my $star = $branch ? '*' : '';
+    return "$star%$op->{reg}" if $t eq 'reg';
+    return "\$$op->{value}" if $t eq 'imm';
+    return $self->local_label($op->{name}) if $t eq 'label';
+    if ($t eq 'symbol') {
+        return $self->global($op->{name}) . ($self->{pic} eq 'got' ? '@PLT' : '');
+    }
+    my $disp = $self->terms_text($op->{disp});
+    return "$star$disp" unless $op->{base} || $op->{index};
+    $disp = '' if $disp eq '0';
+    my $in = $op->{base} ? "%$op->{base}" : '';
+    $in .= ",%$op->{index},$op->{scale}" if $op->{index};
+    return "$star$disp($in)";
+}
+
+sub st_insn {
+    my ($self, $s) = @_;
+    my $mn = $RENAME{ $s->{mn} } // $s->{mn};
+    my @ops = @{ $s->{ops} };
+    if ($s->{kind} eq 'ext') {
+        $mn = substr($mn, 0, 4) . $SUFFIX{ $s->{src_size} } . $SUFFIX{ $ops[0]{size} };
+    }
+    $mn .= $SUFFIX{ $s->{size} } if $s->{size};
+    my $branch = $s->{kind} eq 'branch';
+    my $text = "\t$mn";
+    $text .= "\t" . join(',', map { $self->operand($_, $branch) } reverse @ops) if @ops;
+    return "$text\n";
+}
+
+sub st_label   { my ($self, $s) = @_; return $self->local_label($s->{name}) . ":\n" }
+sub st_comment { my ($self, $s) = @_; return "# $s->{text}\n" }
+sub st_extern  { '' }
+
+sub st_align {
+    my ($self, $s) = @_;
+    my $k = 0;
+    $k++ while (1 << $k) < $s->{n};
+    return "\t.p2align\t$k\n";
+}
+
+sub st_section {
+    my ($self, $s) = @_;
+    return $s->{name} eq 'text' ? "\t.text\n" : "$self->{f}{rodata}\n";
+}
+
+sub st_func {
+    my ($self, $s) = @_;
+    my $g = $self->global($s->{name});
+    return $self->{f}{func}->($g) . "\t.p2align\t4\n$g:\n";
+}
+
+sub st_endfunc {
+    my ($self, $s) = @_;
+    return '' unless $self->{f}{size};
+    my $g = $self->global($s->{name});
+    return "\t.size\t$g,.-$g\n";
+}
+
+my %CFI = (startproc => '.cfi_startproc', endproc => '.cfi_endproc',
+           remember => '.cfi_remember_state', restore_state => '.cfi_restore_state');
+sub st_cfi {
+    my ($self, $s) = @_;
+    return '' unless $self->{f}{cfi};
+    my $op = $s->{op};
+    return "\t$CFI{$op}\n" if $CFI{$op};
+    return "\t.cfi_def_cfa_offset\t$s->{offset}\n" if $op eq 'cfa';
+    return "\t.cfi_offset\t%$s->{reg},$s->{offset}\n" if $op eq 'offset';
+    return "\t.cfi_restore\t%$s->{reg}\n" if $op eq 'restore';
+    die "cfi $op\n";
+}
+
+my %DATA = (1 => '.byte', 2 => '.short', 4 => '.long');
+sub st_data {
+    my ($self, $s) = @_;
+    return "\t$DATA{$s->{size}}\t" . join(',', map { $self->terms_text($_) } @{ $s->{values} }) . "\n";
+}
+
+sub header {
+    my ($self) = @_;
+    my $h = "\t.text\n";
+    # SAFESEH: @feat.00 bit 0 tells the linker this object has no unsafe
+    # exception handlers (it registers none).
+    $h = "\t.def\t\@feat.00;\t.scl\t3;\t.type\t0;\t.endef\n\t.globl\t\@feat.00\n"
+       . "\t.set\t\@feat.00,1\n$h" if $self->{flavour} eq 'coff';
+    return $h;
+}
+
+sub footer {
+    my ($self) = @_;
+    my $fl = $self->{flavour};
+    if ($fl eq 'macosx') {
+        my $out = '';
+        for my $sym (@{ $self->{program}->non_lazy_pointers }) {
+            my $g = $self->global($sym);
+            $out .= "\t.section\t__IMPORT,__pointers,non_lazy_symbol_pointers\n"
+                  . "L$g\$non_lazy_ptr:\n\t.indirect_symbol\t$g\n\t.long\t0\n";
+        }
+        return $out;
+    }
+    return '' unless $fl eq 'elf';
+    # GNU_PROPERTY_X86_FEATURE_1_AND = IBT|SHSTK: every entry has endbr32
+    # and returns are plain ret.  4-byte aligned notes on 32-bit ELF.
+    return <<'EOT';
+	.section	.note.GNU-stack,"",@progbits
+	.section	.note.gnu.property,"a",@note
+	.p2align	2
+	.long	4
+	.long	12
+	.long	5
+	.asciz	"GNU"
+	.long	0xc0000002
+	.long	4
+	.long	3
+EOT
+}
+
+1;

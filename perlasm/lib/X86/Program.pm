@@ -1,0 +1,365 @@
+# The middle stage of the 32-bit layer: what a module asks for, checked and
+# recorded as a list of statements for a back end.  It owns the per-function
+# state: local labels, the stack depth (distance from esp to the DWARF CFA)
+# and where callee-saved registers sit, from which it writes the CFI and
+# &wparam offsets.  One state, so CFI and argument offsets cannot disagree.
+#
+# Statements: { k => 'insn', mn, ops => [...], size => N or undef }
+#             { k => 'label', name }       { k => 'align', n }
+#             { k => 'func', name }        { k => 'endfunc', name }
+#             { k => 'cfi', op => 'startproc'|'endproc'|'cfa'|'offset'|
+#                             'restore'|'remember'|'restore_state', ... }
+#             { k => 'data', size => 1|2|4, values => [TERMS...] }
+#             { k => 'section', name => 'text'|'rodata' }
+#             { k => 'comment', text }     { k => 'extern', name }
+package X86::Program;
+
+use strict;
+use warnings;
+use X86::ISA qw(mnemonic_info register_info);
+use X86::Operand qw(memory operand is_label_name parse_disp);
+use X86::Diag qw(fail source_line);
+
+my %CALLEE_SAVED = map { $_ => 1 } qw(ebp ebx esi edi);
+my %SHIFT = map { $_ => 1 } qw(shl shr sar sal rol ror rcl rcr shld shrd);
+my %FIXED_SIZE = map { $_ => 1 } (qw(lea bswap clflush prefetcht0 prefetcht1
+    prefetcht2 prefetchnta), map { "set$_" } qw(o no b c nae ae nb nc e z ne
+    nz be na a nbe s ns p pe np po l nge ge nl le ng g nle));
+
+# new(pic => 'none'|'got'|'macho', x86only => bool)
+sub new {
+    my ($class, %opt) = @_;
+    return bless { %opt, st => [], labelno => 0, func => undef,
+                   section => 'text', externs => {}, nlptr => {} }, $class;
+}
+
+sub statements { return $_[0]{st} }
+sub non_lazy_pointers { return [ sort keys %{ $_[0]{nlptr} } ] }
+sub emit { my ($self, %s) = @_; push @{ $self->{st} }, { %s, where => source_line() } }
+
+# --- labels ---------------------------------------------------------------
+# Each function has its own label names (as in OpenSSL's layer); outside a
+# function they belong to the file.  The string handed out is unique in the
+# file, so it can be concatenated into displacements.
+
+sub label {
+    my ($self, $name) = @_;
+    fail("a label name must be a word, not \"" . ($name // 'undef') . "\"")
+        unless defined $name && !ref $name && $name =~ /^\w+$/;
+    return $self->entry($name)->{id};
+}
+
+# A function's labels are its own; a name it does not define (a table
+# after the function, say) is looked up, or left, at file level.
+sub entry {
+    my ($self, $name, $defining) = @_;
+    my $file = $self->{file_labels} //= {};
+    my $f = $self->{func};
+    my $sc = $f ? $f->{labels} : $file;
+    return $sc->{$name} if $sc->{$name};
+    return $file->{$name} if $f && $file->{$name} && !($defining && $file->{$name}{defined});
+    return $sc->{$name} = { id => sprintf('.L%03d%s', $self->{labelno}++, $name),
+                            first_use => source_line() };
+}
+
+sub set_label {
+    my ($self, $name, $align) = @_;
+    my $l = $self->entry($name, 1);
+    fail("label \"$name\" is defined twice (first at $l->{defined})") if $l->{defined};
+    $l->{defined} = source_line();
+    $self->align($align) if $align;
+    $self->emit(k => 'label', name => $l->{id});
+    $self->arrive($l->{id}) if $self->{func};
+    return $l->{id};
+}
+
+# --- stack depth and CFI --------------------------------------------------------
+sub cfi { my ($self, %s) = @_; $self->emit(k => 'cfi', %s) }
+
+sub set_depth {
+    my ($self, $cfa) = @_;
+    my $f = $self->{func};
+    fail("the stack pointer moves above the return address (CFA offset $cfa)") if $cfa < 4;
+    return if $cfa == $f->{cfa};
+    $f->{cfa} = $cfa;
+    $self->cfi(op => 'cfa', offset => $cfa);
+}
+
+# Control reaches label $id: by falling through (or jumping back) the depth
+# must equal what the other paths to it have; after a jmp/ret the label's
+# recorded state is adopted.
+sub arrive {
+    my ($self, $id) = @_;
+    my $f = $self->{func};
+    my $seen = $f->{at_label}{$id};
+    if ($f->{dead}) {
+        if ($seen) {
+            $self->set_depth($seen->{cfa});
+            $f->{saved} = { %{ $seen->{saved} } };
+        }
+        $f->{dead} = 0;
+    } else {
+        $self->branch_to($id);
+    }
+}
+
+sub branch_to {
+    my ($self, $id) = @_;
+    my $f = $self->{func};
+    my $seen = $f->{at_label}{$id};
+    if ($seen && $seen->{cfa} != $f->{cfa}) {
+        fail("stack depth differs at $id: $f->{cfa} bytes here, $seen->{cfa} at $seen->{where}");
+    }
+    $f->{at_label}{$id} //= { cfa => $f->{cfa}, saved => { %{ $f->{saved} } }, where => source_line() };
+}
+
+# How instruction $mn with operands @ops moves esp, in a function.
+sub track {
+    my ($self, $mn, @ops) = @_;
+    my $f = $self->{func} or return;
+    my $dst = $ops[0];
+    my $is_esp = sub { $_[0] && $_[0]{type} eq 'reg' && $_[0]{reg} =~ /^e?sp$/ };
+    if ($mn eq 'push' || $mn eq 'pushf' || $mn eq 'pushfd') {
+        $self->set_depth($f->{cfa} + 4);
+        if ($dst && $dst->{type} eq 'reg' && $CALLEE_SAVED{ $dst->{reg} } && !$f->{saved}{ $dst->{reg} }) {
+            $f->{saved}{ $dst->{reg} } = $f->{cfa};
+            $self->cfi(op => 'offset', reg => $dst->{reg}, offset => -$f->{cfa});
+        }
+    } elsif ($mn eq 'pop' || $mn eq 'popf' || $mn eq 'popfd') {
+        fail("pop of esp is not supported") if $is_esp->($dst);
+        my $r = $dst && $dst->{type} eq 'reg' ? $dst->{reg} : '';
+        my $restores = $r && ($f->{saved}{$r} // -1) == $f->{cfa};
+        $self->set_depth($f->{cfa} - 4);
+        if ($restores) {
+            delete $f->{saved}{$r};
+            $self->cfi(op => 'restore', reg => $r);
+        }
+    } elsif (($mn eq 'sub' || $mn eq 'add') && $is_esp->($dst)) {
+        fail("$mn esp needs an immediate for the CFI to follow it")
+            unless $ops[1]{type} eq 'imm';
+        $self->set_depth($f->{cfa} + ($mn eq 'sub' ? 1 : -1) * $ops[1]{value});
+    } elsif ($mn eq 'lea' && $is_esp->($dst)) {
+        my $m = $ops[1];
+        my @d = @{ $m->{disp} };
+        fail("lea esp needs [esp+constant] for the CFI to follow it")
+            unless ($m->{base} // '') eq 'esp' && !$m->{index}
+                && !grep { $_->{kind} ne 'num' } @d;
+        my $n = 0;
+        $n += $_->{sign} * $_->{value} for @d;
+        $self->set_depth($f->{cfa} - $n);
+    } elsif ($is_esp->($dst) && $mn !~ /^(cmp|test|bt|push)$/) {
+        fail("$mn changes esp in a way the CFI cannot follow (use push/pop, add/sub/lea with a constant)");
+    } elsif ($mn eq 'xchg' && $is_esp->($ops[1])) {
+        fail("xchg with esp is not supported");
+    }
+    if ($mn eq 'jmp' || $mn eq 'ret') {
+        $self->branch_to($dst->{name}) if $dst && $dst->{type} eq 'label';
+        $f->{dead} = 1;
+    } elsif ($dst && $dst->{type} eq 'label' && $mn eq 'call') {
+        # A local subroutine starts with the return address pushed.
+        local $f->{cfa} = $f->{cfa} + 4;
+        $self->branch_to($dst->{name});
+    } elsif ($dst && $dst->{type} eq 'label') {
+        $self->branch_to($dst->{name});
+    }
+}
+
+# --- instructions -------------------------------------------------------------
+sub insn {
+    my ($self, $mn, @args) = @_;
+    my $info = mnemonic_info($mn) or fail("unknown instruction \"$mn\"");
+    fail("$mn takes " . join(' or ', @{ $info->{counts} }) . " operands, not " . scalar(@args))
+        unless grep { $_ == @args } @{ $info->{counts} };
+    my @ops = map { operand($_, $info->{kind} eq 'branch') } @args;
+    for my $op (@ops) {
+        fail("$mn: an MMX/SSE register in a 386-only build")
+            if $self->{x86only} && $op->{type} eq 'reg' && $op->{class} ne 'gpr';
+    }
+    fail("$mn: an MMX/SSE instruction in a 386-only build")
+        if $self->{x86only} && $info->{kind} eq 'vec';
+    fail("$mn: an immediate cannot be the destination")
+        if @ops > 1 && $ops[0]{type} eq 'imm' && $mn ne 'push';
+    fail("$mn: two memory operands") if 2 <= grep { $_->{type} eq 'mem' } @ops;
+    if ($info->{kind} ne 'branch') {
+        fail("$mn: \"$_->{name}\" is a jump target, not an operand")
+            for grep { $_->{type} =~ /^(label|symbol)$/ } @ops;
+    }
+    my %s = (k => 'insn', mn => $mn, kind => $info->{kind}, ops => \@ops);
+    if ($info->{kind} eq 'gpr' && !$FIXED_SIZE{$mn}) {
+        my @sized = grep { $_->{type} eq 'reg' } ($SHIFT{$mn} ? @ops[0 .. ($mn =~ /^shld|shrd$/ ? 1 : 0)] : @ops);
+        if (!@sized) {
+            my ($m) = grep { $_->{type} eq 'mem' } @ops;
+            $s{size} = $m ? $m->{size} : 4;
+            fail("$mn: the operand size is unknown; use &DWP, &WP or &BP")
+                unless $s{size};
+        }
+    }
+    if ($info->{kind} eq 'ext') {
+        my $src = $ops[1];
+        $s{src_size} = $src->{type} eq 'reg' ? $src->{size} : $src->{size};
+        fail("$mn: the source must be a byte or word") unless ($s{src_size} // 0) =~ /^[12]$/;
+    }
+    $self->emit(%s);
+    $self->track($mn, @ops);
+}
+
+# --- functions ------------------------------------------------------------------
+sub function_begin_B {
+    my ($self, $name) = @_;
+    fail("function \"$name\" starts inside \"$self->{func}{name}\"") if $self->{func};
+    fail("bad function name \"" . ($name // 'undef') . "\"") unless defined $name && $name =~ /^[A-Za-z_]\w*$/;
+    $self->section('text');
+    $self->emit(k => 'func', name => $name);
+    $self->{func} = { name => $name, labels => {}, cfa => 4, saved => {}, at_label => {},
+                      dead => 0, begun => source_line() };
+    $self->cfi(op => 'startproc');
+    $self->insn('endbr32');    # indirect-branch target under CET (IBT)
+}
+
+sub function_begin {
+    my ($self, $name) = @_;
+    $self->function_begin_B($name);
+    $self->insn('push', $_) for qw(ebp ebx esi edi);
+}
+
+sub epilogue {
+    my ($self) = @_;
+    $self->insn('pop', $_) for qw(edi esi ebx ebp);
+    $self->insn('ret');
+}
+
+# A return from the middle of a function_begin body: the code after it
+# still has the registers pushed, so the CFI state is remembered around it.
+sub function_end_A {
+    my ($self) = @_;
+    my $f = $self->{func} or fail("function_end_A outside a function");
+    my %keep = (cfa => $f->{cfa}, saved => { %{ $f->{saved} } });
+    $self->cfi(op => 'remember');
+    $self->epilogue;
+    $self->cfi(op => 'restore_state');
+    @$f{qw(cfa saved)} = @keep{qw(cfa saved)};
+}
+
+sub function_end_B {
+    my ($self, $name) = @_;
+    my $f = $self->{func} or fail("function_end_B(\"$name\") without a function");
+    fail("function_end_B(\"$name\") closes function \"$f->{name}\"") if $name ne $f->{name};
+    # Labels used here but not set: file-level ones (checked in finish).
+    for my $l (sort keys %{ $f->{labels} }) {
+        my $lab = $f->{labels}{$l};
+        $self->{file_labels}{$l} //= $lab unless $lab->{defined};
+    }
+    $self->cfi(op => 'endproc');
+    $self->emit(k => 'endfunc', name => $name);
+    $self->{func} = undef;
+}
+
+sub function_end {
+    my ($self, $name) = @_;
+    fail("function_end(\"$name\") without a function") unless $self->{func};
+    $self->epilogue;
+    $self->function_end_B($name);
+}
+
+sub depth {
+    my ($self, $what) = @_;
+    my $f = $self->{func} or fail("$what outside a function");
+    return $f->{cfa};
+}
+
+# Argument $n (0-based) of the current function, from the tracked depth.
+sub wparam {
+    my ($self, $n) = @_;
+    fail("wparam needs an argument number") unless defined $n && $n =~ /^\d+$/;
+    return memory(4, $self->depth('wparam') + 4 * $n, 'esp');
+}
+
+# --- data, sections -----------------------------------------------------------
+sub section {
+    my ($self, $name) = @_;
+    return if $self->{section} eq $name;
+    fail("a $name section inside function $self->{func}{name}") if $self->{func};
+    $self->{section} = $name;
+    $self->emit(k => 'section', name => $name);
+}
+
+sub align {
+    my ($self, $n) = @_;
+    fail("bad alignment \"$n\" (a power of two)") unless $n =~ /^\d+$/ && $n && !($n & ($n - 1));
+    $self->emit(k => 'align', n => 0 + $n);
+}
+
+sub data {
+    my ($self, $size, @values) = @_;
+    fail("no data values") unless @values;
+    my @v;
+    for my $v (@values) {
+        my $t = parse_disp($v);
+        fail("a symbol in byte or short data") if $size < 4 && grep { $_->{kind} ne 'num' } @$t;
+        push @v, $t;
+    }
+    $self->emit(k => 'data', size => $size, values => \@v);
+}
+
+sub extern {
+    my ($self, $name) = @_;
+    fail("bad symbol name \"$name\"") unless $name =~ /^[A-Za-z_]\w*$/;
+    return if $self->{externs}{$name}++;
+    $self->emit(k => 'extern', name => $name);
+}
+
+sub comment { my ($self, $text) = @_; $self->emit(k => 'comment', text => $text) }
+
+# --- position-independent addresses -----------------------------------------
+# picmeup(DST, SYM[, BASE, REF]): the address of SYM (a local label or a
+# global symbol) into DST.  BASE holds the run-time address of label REF
+# (from an earlier call/pop); without it a call/pop is emitted here.
+sub picmeup {
+    my ($self, $dst, $sym, $base, $ref) = @_;
+    my $d = operand($dst);
+    fail("picmeup: the destination must be a 32-bit general register")
+        unless $d->{type} eq 'reg' && $d->{class} eq 'gpr' && $d->{size} == 4;
+    fail("picmeup: bad symbol \"" . ($sym // 'undef') . "\"")
+        unless defined $sym && ($sym =~ /^[A-Za-z_]\w*$/ || is_label_name($sym));
+    my $local = is_label_name($sym);
+    if ($self->{pic} eq 'none') {
+        $self->insn('lea', $dst, memory(4, $sym));
+        return;
+    }
+    $self->depth('picmeup with -fPIC');
+    if (!defined $base) {
+        fail("picmeup: a reference label without a base register") if defined $ref;
+        my $name = 'picmeup' . $self->{labelno};
+        $ref = $self->label($name);
+        $self->insn('call', $ref);
+        # The call leaves its return address (= REF) on the stack until the pop.
+        $self->set_depth($self->{func}{cfa} + 4);
+        $self->set_label($name);
+        $self->insn('pop', $dst);
+        $base = $dst;
+    }
+    fail("picmeup: the reference must be a label from &label") unless is_label_name($ref);
+    my @minus_ref = ({ sign => -1, kind => 'label', value => $ref });
+    if ($local) {
+        $self->insn('lea', $dst, memory(4, [ { sign => 1, kind => 'label', value => $sym }, @minus_ref ], $base));
+    } elsif ($self->{pic} eq 'got') {
+        $self->insn('lea', $dst, memory(4, [ { sign => 1, kind => 'gotpc', value => $ref } ], $base));
+        $self->insn('mov', $dst, memory(4, [ { sign => 1, kind => 'got', value => $sym } ], $dst));
+    } else {
+        $self->{nlptr}{$sym} = 1;
+        $self->insn('mov', $dst, memory(4, [ { sign => 1, kind => 'nlptr', value => $sym }, @minus_ref ], $base));
+    }
+}
+
+sub finish {
+    my ($self) = @_;
+    fail("function $self->{func}{name} (begun at $self->{func}{begun}) is not closed")
+        if $self->{func};
+    for my $l (sort keys %{ $self->{file_labels} // {} }) {
+        my $lab = $self->{file_labels}{$l};
+        fail("label \"$l\" is used but never set", $lab->{first_use}) unless $lab->{defined};
+    }
+    return $self->{st};
+}
+
+1;

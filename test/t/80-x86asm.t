@@ -1,0 +1,228 @@
+#!/usr/bin/perl
+# perlasm/x86asm.pl, the 32-bit layer, on test/x86asm/corpus.pl:
+#  - the ELF build (gcc -m32, from `make tests`) runs under qemu-i386;
+#  - the Win32 programs (coff and win32n flavours) are linked i386 PE files;
+#  - disassembly: coff and win32n objects equal a non-PIC ELF build, macosx
+#    equals the -fPIC ELF build, but for relocations and symbol decoration;
+#  - ELF notes (IBT/SHSTK, GNU-stack), endbr32 at every entry, one DWARF
+#    FDE per function;
+#  - every flavour generated twice is byte-identical;
+#  - a typo in a module is an error naming the module's line, no file left.
+# What needs a missing tool is a counted SKIP naming the tool.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Temp qw(tempdir);
+use ImplRuns qw(result run_child finish);
+
+my $root   = "$FindBin::Bin/../..";
+my $build  = $ENV{BUILD} // 'build';
+$build = "$root/$build" unless $build =~ m{^/};
+my $corpus = "$root/test/x86asm/corpus.pl";
+my $dir    = tempdir(CLEANUP => 1);
+
+sub have { my ($cmd) = @_; return !system("command -v $cmd >/dev/null 2>&1") }
+sub which { my ($cmd) = @_; my $p = `command -v $cmd 2>/dev/null`; chomp $p; return $p }
+sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
+
+sub run {
+    my (@cmd) = @_;
+    my $pid = open(my $fh, '-|') // die "fork: $!\n";
+    if (!$pid) {
+        open STDERR, '>&', \*STDOUT or die;
+        exec @cmd or do { print "cannot run $cmd[0]: $!\n"; exit 127 };
+    }
+    local $/;
+    my $out = <$fh> // '';
+    close $fh;
+    return ($?, $out);
+}
+
+# --- the ELF program under qemu-i386 ------------------------------------------
+my $elf_bin = "$build/test/x86asm/corpus_elf";
+if (!have('qemu-i386')) {
+    result(1, 'corpus_elf under qemu-i386', 'SKIP qemu-i386 not installed (qemu-user)');
+} elsif (!-x $elf_bin) {
+    result(1, 'corpus_elf under qemu-i386', 'SKIP not built: gcc -m32 missing (gcc-multilib)');
+} else {
+    run_child('corpus_elf (32-bit ELF) under qemu-i386', {}, which('qemu-i386'), $elf_bin);
+}
+
+# --- the Win32 programs link ---------------------------------------------------
+for my $fl (qw(coff win32n)) {
+    my $exe = "$build/test/x86asm/corpus_$fl.exe";
+    if (!have('i686-w64-mingw32-gcc') || ($fl eq 'win32n' && !have('nasm'))) {
+        result(1, "$fl: Win32 program links", 'SKIP ' . (have('i686-w64-mingw32-gcc')
+               ? 'nasm not installed' : 'i686-w64-mingw32-gcc not installed (gcc-mingw-w64-i686)'));
+        next;
+    }
+    my (undef, $f) = have('llvm-objdump') ? run('llvm-objdump', '-f', $exe) : (0, 'pei-i386');
+    result(-s $exe && $f =~ /(coff|pei)-i386/, "$fl: corpus_$fl.exe is a linked i386 PE program (cannot run here)");
+}
+
+# --- disassembly against ELF ---------------------------------------------------
+my %ASM = (
+    elf    => [ 'as',   sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    macosx => [ 'clang', sub { ('clang', '-target', 'i386-apple-macos10.13', '-Werror',
+                                '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
+    coff   => [ 'i686-w64-mingw32-as', sub { ('i686-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    win32n => [ 'nasm', sub { ('nasm', '-f', 'win32', '-Wall', '-Werror', '-o', $_[1], $_[0]) } ],
+);
+
+sub generate {
+    my ($flavour, $out, @flags) = @_;
+    return run($^X, $corpus, $flavour, @flags, $out);
+}
+
+# Instruction streams per function: {name => [insn...]}.  Operands of an
+# instruction carrying a relocation become REL; branch targets TARGET;
+# alignment NOPs (each assembler picks its own) are dropped.
+sub functions {
+    my ($obj) = @_;
+    my ($st, $out) = run('llvm-objdump', '-d', '-r', '--no-show-raw-insn', $obj);
+    return undef if $st;
+    my (%fn, $cur);
+    for (split /\n/, $out) {
+        if (/^[0-9a-f]+ <_?(\w+)>:/) { my $name = $1; $cur = $name =~ /^corpus_/ ? $name : undef; next }
+        next unless $cur;
+        if (/^\s+[0-9a-f]+:\s+(R_|IMAGE_REL|GENERIC_|RELOC|\w+_RELOC)/ || /^\s+[0-9a-f]+:\s+\S*(VANILLA|SECTDIFF|PAIR|DIR32|REL32)/) {
+            $fn{$cur}[-1] =~ s/(\$|\b)-?(0x)?[0-9a-f]+(?=\(|$|,)/REL/g if @{ $fn{$cur} // [] };
+            next;
+        }
+        next unless /^\s+[0-9a-f]+:\s+(.*)$/;
+        my $i = $1;
+        $i =~ s/\s*#.*//;
+        $i =~ s/\s*<[^>]*>//;
+        $i =~ s/\s+/ /g;
+        $i =~ s/ $//;
+        $i =~ s/^(j\w+|calll?) (0x)?[0-9a-f]+$/$1 TARGET/;
+        next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax|int3)\b/ || $i eq '';
+        # GNU as pads 32-bit code with lea (%esi,%eiz), %esi and the like.
+        next if $i =~ /^lea[lw]? (0x0|0)?\((%e\w\w|%\w\w)(,%eiz(,\d)?)?\), \2$/;
+        push @{ $fn{$cur} }, $i;
+    }
+    return \%fn;
+}
+
+my %obj;
+for my $v ([ 'elf', 'elf-pic', '-fPIC' ], [ 'elf', 'elf' ], [ 'macosx', 'macosx' ],
+           [ 'coff', 'coff' ], [ 'win32n', 'win32n' ]) {
+    my ($fl, $tag, @flags) = @$v;
+    my $src = "$dir/corpus.$tag." . ($fl eq 'win32n' ? 'asm' : 's');
+    my ($st, $msg) = generate($fl, $src, @flags);
+    my ($st2) = generate($fl, "$src.again", @flags);
+    result(!$st && !$st2 && slurp($src) eq (slurp("$src.again") // ''),
+           "$tag: corpus.pl generates, byte-identical twice") or print "#   $msg";
+    my ($tool, $cmd) = @{ $ASM{$fl} };
+    if (!have($tool)) { result(1, "$tag: assembles", "SKIP $tool not installed"); next }
+    ($st, $msg) = run($cmd->($src, "$dir/corpus.$tag.o"));
+    result($st == 0 && $msg eq '', "$tag: $tool assembles it with no warnings")
+        or print map { "#   $_\n" } split /\n/, $msg;
+    $obj{$tag} = "$dir/corpus.$tag.o" unless $st;
+}
+
+# The GOT (ELF) and a non-lazy pointer (Mach-O) reach a C global by
+# different instruction sequences, by design: that function is left out.
+my @pairs = ([ 'macosx', 'elf-pic', { corpus_global => 1 } ],
+             [ 'coff', 'elf', {} ], [ 'win32n', 'elf', {} ]);
+for my $p (@pairs) {
+    my ($tag, $ref, $skip) = @$p;
+    if (!have('llvm-objdump') || !$obj{$tag} || !$obj{$ref}) {
+        result(1, "$tag: disassembly equals ${ref}'s", 'SKIP '
+               . (have('llvm-objdump') ? "no $tag or $ref object" : 'llvm-objdump not installed'));
+        next;
+    }
+    my ($ra, $rb) = (functions($obj{$ref}), functions($obj{$tag}));
+    my @names = sort grep { !$skip->{$_} } keys %{ $ra // {} };
+    my ($n, @bad) = (0);
+    for my $f (@names) {
+        my ($x, $y) = (join("\n", @{ $ra->{$f} }), join("\n", @{ $rb->{$f} // [] }));
+        $n += @{ $ra->{$f} };
+        next if $x eq $y;
+        my @xa = @{ $ra->{$f} };
+        my @ya = @{ $rb->{$f} // [] };
+        my ($i) = grep { ($xa[$_] // '') ne ($ya[$_] // '') } 0 .. ($#xa > $#ya ? $#xa : $#ya);
+        push @bad, "$f insn $i: $ref \"" . ($xa[$i] // '(none)') . "\", $tag \"" . ($ya[$i] // '(none)') . '"';
+    }
+    result(!@bad && @names >= 5 && $n > 60,
+           "$tag: disassembly of " . scalar(@names) . " functions ($n instructions) equals ${ref}'s but for relocations")
+        or print map { "#   $_\n" } @bad;
+}
+
+# --- ELF: notes, endbr32, CFI ----------------------------------------------------
+if ($obj{'elf-pic'} && have('readelf') && have('objdump')) {
+    my $o = $obj{'elf-pic'};
+    my (undef, $notes) = run('readelf', '-n', $o);
+    result($notes =~ /x86 feature: IBT, SHSTK/, 'elf: .note.gnu.property says IBT, SHSTK');
+    my (undef, $sec) = run('readelf', '-S', '-W', $o);
+    result($sec =~ /\.note\.GNU-stack/ && $sec =~ /\.rodata/ && $sec =~ /\.eh_frame/,
+           'elf: .note.GNU-stack, constants in .rodata, .eh_frame present');
+    my (undef, $nm) = run('nm', '-g', '--defined-only', $o);
+    my (undef, $dis) = run('objdump', '-d', $o);
+    my @syms = $nm =~ /^[0-9a-f]+ T (\w+)$/mg;
+    my @missing = grep { $dis !~ /<\Q$_\E>:\n\s+[0-9a-f]+:\s+f3 0f 1e fb\s/ } @syms;
+    result(@syms >= 6 && !@missing, 'elf: all ' . scalar(@syms) . ' entries start with endbr32')
+        or print "#   missing: @missing\n";
+    my (undef, $fr) = run('readelf', '--debug-dump=frames-interp', $o);
+    my @fde = $fr =~ /FDE cie=/g;
+    result(@fde == @syms, 'elf: one DWARF FDE per function (' . scalar(@fde) . ')');
+    # corpus_sum's table: CFA esp+4 at entry, +20 after the four pushes, back
+    # to +4 before ret, with ebx saved at cfa-12 in between.
+    my ($sumfde) = $fr =~ /(FDE cie=\S+ pc=0+\.\.\S+\n(?:.*\n)*?)\n/;
+    my @cfa = ($sumfde // '') =~ /^[0-9a-f]+\s+esp\+(\d+)/mg;
+    result("@cfa" =~ /^4 8 12 16 20 24 32 20 16 12 8 4$/ && ($sumfde // '') =~ /c-12/,
+           'elf: corpus_sum CFA steps 4..32..4 and ebx at cfa-12')
+        or print "#   CFA offsets: @cfa\n";
+} else {
+    result(1, 'elf: notes, endbr32, CFI', 'SKIP no ELF object, readelf or objdump');
+}
+if ($obj{macosx} && have('llvm-objdump')) {
+    my (undef, $t) = run('llvm-objdump', '-t', '-h', $obj{macosx});
+    result($t =~ /\b_corpus_sum\b/ && $t =~ /__const/ && $t =~ /__eh_frame|__compact_unwind/,
+           'macosx: "_" names, constants in __TEXT,__const, unwind info present');
+}
+
+# --- errors ---------------------------------------------------------------------
+{
+    my @src = split /\n/, slurp($corpus);
+    my ($line) = grep { $src[$_ - 1] =~ /&frob/ } 1 .. @src;
+    local $ENV{CORPUS_TYPO} = 1;
+    for my $fl (qw(elf win32n)) {
+        my $out = "$dir/typo.$fl.s";
+        my ($st, $msg) = generate($fl, $out);
+        result($st != 0 && $msg =~ /corpus\.pl:$line: unknown instruction "frob"/ && !glob("$out*"),
+               "$fl: a typo in a module names the module's line ($line), no file left")
+            or print "#   exit $st: $msg";
+    }
+}
+my @bad = (
+    [ '&mov("eax", &DWP(4, "exp"));', qr/:3: unknown register "exp"/, 'unknown register in a memory operand' ],
+    [ '&mov("eax", "ebz");', qr/:3: unknown register "ebz"/, 'unknown register' ],
+    [ '&mov("eax", &DWP(0, "esi", "ecx", 3));', qr/:3: bad scale 3/, 'bad scale' ],
+    [ '&jmp(&label("nowhere"));', qr/:3: label "nowhere" is used but never set/, 'undefined label' ],
+    [ '&push("eax"); &set_label("x"); &pop("eax"); &jmp(&label("x"));', qr/:3: stack depth differs/, 'a jump to a label at another stack depth' ],
+    [ '&mov("esp", "eax");', qr/:3: mov changes esp in a way the CFI cannot follow/, 'an untrackable esp write' ],
+    [ '&movdqu("xmm0", &QWP(0, "eax"));', qr/:3: movdqu: an MMX\/SSE (instruction|register) in a 386-only build/, 'SSE in a 386 build', '386' ],
+);
+for my $case (@bad) {
+    my ($body, $want, $what, @extra) = @$case;
+    my $mod = "$dir/bad.pl";
+    open(my $fh, '>', $mod) or die;
+    print $fh "push(\@INC, '$root/perlasm'); require 'x86asm.pl';\n"
+        . "&asm_init(\$ARGV[0], \$ARGV[\$#ARGV] eq '386'); &function_begin_B('f');\n"
+        . "$body\n&ret(); &function_end_B('f');\n&asm_finish();\n";
+    close $fh;
+    my $out = "$dir/bad.out.s";
+    my ($st, $msg) = run($^X, $mod, 'elf', $out, @extra);
+    result($st != 0 && $msg =~ $want && !glob("$out*"), "$what: an error naming the line, no file")
+        or print "#   exit $st: $msg\n";
+}
+{
+    my ($st, $msg) = generate('vax', "$dir/x.s");
+    result($st != 0 && $msg =~ /unknown flavour "vax"/ && !-e "$dir/x.s", 'an unknown flavour is an error, no file');
+    ($st, $msg) = generate('elf', "$dir/no/such/dir/x.s");
+    result($st != 0 && $msg =~ /cannot write/, 'an unwritable output is an error');
+}
+
+finish();

@@ -1,0 +1,60 @@
+# Included by the Makefile: the 32-bit perlasm layer (perlasm/x86asm.pl)
+# on its corpus, test/x86asm/corpus.pl, in every flavour:
+#   elf    GNU as --32, linked with gcc -m32   -> build/test/x86asm/corpus_elf
+#          (run under qemu-i386 by test/t/80-x86asm.t)
+#   macosx clang -target i386-apple-macos10.13 -> object only (disassembly)
+#   coff   i686-w64-mingw32-as, win32n nasm -f win32 -> linked with mingw i686
+#          (corpus_{coff,win32n}.exe; Win32 cannot run here)
+# Each part is built only when its tools exist; 80-x86asm.t SKIPs the rest.
+
+PERLASM_X86 := perlasm/x86asm.pl $(wildcard perlasm/lib/X86/*.pm perlasm/lib/X86/Emit/*.pm perlasm/lib/Common/*.pm)
+X86A        := $(BUILD)/x86asm
+CC32        ?= gcc -m32
+MINGW32_CC  ?= i686-w64-mingw32-gcc
+X86_CORPUS  := test/x86asm/corpus.pl
+.PRECIOUS: $(X86A)/%.s $(X86A)/%.asm
+
+$(X86A)/corpus.elf.s: $(X86_CORPUS) $(PERLASM_X86)
+	@mkdir -p $(@D)
+	$(PERL) $(X86_CORPUS) elf -fPIC $@
+$(X86A)/corpus.macosx.s: $(X86_CORPUS) $(PERLASM_X86)
+	@mkdir -p $(@D)
+	$(PERL) $(X86_CORPUS) macosx $@
+$(X86A)/corpus.coff.s: $(X86_CORPUS) $(PERLASM_X86)
+	@mkdir -p $(@D)
+	$(PERL) $(X86_CORPUS) coff $@
+$(X86A)/corpus.win32n.asm: $(X86_CORPUS) $(PERLASM_X86)
+	@mkdir -p $(@D)
+	$(PERL) $(X86_CORPUS) win32n $@
+
+$(X86A)/corpus.elf.o: $(X86A)/corpus.elf.s
+	as --32 --fatal-warnings -o $@ $<
+$(X86A)/corpus.macosx.o: $(X86A)/corpus.macosx.s
+	clang -target i386-apple-macos10.13 -Werror -c -x assembler -o $@ $<
+$(X86A)/corpus.coff.o: $(X86A)/corpus.coff.s
+	i686-w64-mingw32-as --fatal-warnings -o $@ $<
+$(X86A)/corpus.win32n.o: $(X86A)/corpus.win32n.asm
+	$(NASM) -f win32 -Wall -Werror -o $@ $<
+
+$(BUILD)/test/x86asm/corpus_elf: test/x86asm/corpus_main.c $(X86A)/corpus.elf.o
+	@mkdir -p $(@D)
+	$(CC32) $(WARN) -O2 -o $@ $^
+$(BUILD)/test/x86asm/corpus_%.exe: test/x86asm/corpus_main.c $(X86A)/corpus.%.o
+	@mkdir -p $(@D)
+	$(MINGW32_CC) $(WARN) -O2 -o $@ $^
+
+# gcc -m32 needs the 32-bit libgcc (gcc-multilib).
+ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+tests: $(BUILD)/test/x86asm/corpus_elf
+endif
+ifneq ($(shell command -v clang 2>/dev/null),)
+tests: $(X86A)/corpus.macosx.o
+endif
+ifneq ($(shell command -v $(MINGW32_CC) 2>/dev/null),)
+ifneq ($(shell command -v i686-w64-mingw32-as 2>/dev/null),)
+tests: $(BUILD)/test/x86asm/corpus_coff.exe
+endif
+ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+tests: $(BUILD)/test/x86asm/corpus_win32n.exe
+endif
+endif
