@@ -16,6 +16,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use X64::Translate;
+use Common::Output qw(write_atomic);
 
 my %EMITTER = (
     elf     => 'X64::Emit::Elf',
@@ -71,18 +72,8 @@ if (!defined $text) {
     exit 1;
 }
 
-if (!defined $output || $output eq '-') {
-    print $text;
-    exit 0;
-}
 # Temporary beside the target, renamed into place: never a partial file.
-my $tmp = "$output.tmp.$$";
-my $ok = open(my $fh, '>', $tmp);
-$ok &&= print $fh $text;
-$ok &&= close $fh;
-if (!$ok || !rename($tmp, $output)) {
-    my $why = $!;
-    unlink $tmp;
+if (defined(my $why = write_atomic($output // '-', $text))) {
     print STDERR "$0: cannot write $output: $why\n";
     exit 1;
 }
