@@ -148,6 +148,7 @@ include test/abi/abi.mk
 include test/xlate/xlate.mk
 include test/win64/win64.mk
 include test/fuzz/fuzz.mk
+include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 
 test-deps:
