@@ -17,7 +17,8 @@ my ($count, $failed) = (0, 0);
 sub result($$;$) {
     my ($ok, $desc, $directive) = @_;
     $count++;
-    $failed++ unless $ok;
+    # A TODO test that fails is expected (TAP): it does not fail the script.
+    $failed++ unless $ok || (defined $directive && $directive =~ /^TODO\b/);
     print(($ok ? 'ok' : 'not ok'), " $count - $desc",
           (defined $directive ? " # $directive" : ''), "\n");
     return $ok;

@@ -612,12 +612,22 @@ EOT
     $code .= "${p}_ret:\n\t.return\n.endfunction\n\n";
 }
 
+# OpenSSL's other x86_64 modules (bsaes-x86_64) call AES_encrypt,
+# AES_decrypt and AES_cbc_encrypt under hidden second names: the same
+# address, so a drop-in needs them too.
+sub asm_alias {
+    my ($name) = @_;
+    return ".globl\tasm_$name\n.hidden\tasm_$name\nasm_$name:\n";
+}
+
 for my $f (['AES_encrypt', 1, 'compact'], ['AES_decrypt', -1, 'compact'],
            ['aes_x86_64_encrypt_full', 1, 'full'], ['aes_x86_64_decrypt_full', -1, 'full']) {
     my ($name, $dir, $path) = @$f;
     $code .= ".globl\t$name\n";
     $code .= ".hidden\t$name\n" if $name =~ /^aes_/;
-    $code .= ".p2align 4\n" . one_block_function($name, $dir, $path) . "\n";
+    $code .= ".p2align 4\n";
+    $code .= asm_alias($name) if $name =~ /^AES_/;
+    $code .= one_block_function($name, $dir, $path) . "\n";
 }
 
 # AES_cbc_encrypt: the same frame as the two below, so after its prologue
@@ -626,7 +636,7 @@ for my $f (['AES_encrypt', 1, 'compact'], ['AES_decrypt', -1, 'compact'],
 $code .= <<"EOT";
 .globl	AES_cbc_encrypt
 .p2align 4
-.function AES_cbc_encrypt, args=6, save=$SAVE, stack=80
+@{[ asm_alias('AES_cbc_encrypt') ]}.function AES_cbc_encrypt, args=6, save=$SAVE, stack=80
 	cmp	\$$OPT{cbc_thresh},%rdx
 	jae	.Lcbc_full_body
 	jmp	.Lcbc_compact_body
