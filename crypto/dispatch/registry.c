@@ -57,7 +57,7 @@ static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
     .need = { 0, CAP_W1_AESNI, 0, 0 },
     .need_name = "AES-NI",
-    .force_mask = NULL,
+    .force_mask = ":~0x20000000000",
     .set_encrypt_key = aesni_set_encrypt_key,
     .set_decrypt_key = aesni_set_decrypt_key,
     .encrypt = (block128_f)aesni_encrypt,
@@ -68,7 +68,63 @@ static const struct casm_aes_impl aes_aesni = {
     .xts_enc = aesni_xts_encrypt,
     .xts_dec = aesni_xts_decrypt,
 };
-#define AESNI_IMPLS &aes_aesni,
+/*
+ * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption) and
+ * aesni_ctr32_encrypt_blocks, reached directly; the other functions are
+ * the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
+ * the ymm width by clearing AVX512F (word 2 bit 16).
+ */
+void aesni_ecb_encrypt_vaes512(const unsigned char *in, unsigned char *out,
+                               size_t len, const AES_KEY *k, int enc);
+void aesni_cbc_encrypt_vaes512(const unsigned char *in, unsigned char *out,
+                               size_t len, const AES_KEY *k,
+                               unsigned char *ivec, int enc);
+void aesni_ctr32_encrypt_blocks_vaes512(const unsigned char *in,
+                                        unsigned char *out, size_t blocks,
+                                        const void *k,
+                                        const unsigned char ivec[16]);
+void aesni_ecb_encrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t len, const AES_KEY *k, int enc);
+void aesni_cbc_encrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t len, const AES_KEY *k,
+                               unsigned char *ivec, int enc);
+void aesni_ctr32_encrypt_blocks_vaes256(const unsigned char *in,
+                                        unsigned char *out, size_t blocks,
+                                        const void *k,
+                                        const unsigned char ivec[16]);
+
+static const struct casm_aes_impl aes_aesni_vaes512 = {
+    .name = "aesni_vaes512",
+    .need = { 0, CAP_W1_AESNI,
+              CAP_W2_AVX512F | CAP_W2_AVX512BW | CAP_W2_AVX512VL, CAP_W3_VAES },
+    .need_name = "AES-NI, AVX-512 F/BW/VL and VAES",
+    .force_mask = NULL,
+    .set_encrypt_key = aesni_set_encrypt_key,
+    .set_decrypt_key = aesni_set_decrypt_key,
+    .encrypt = (block128_f)aesni_encrypt,
+    .decrypt = (block128_f)aesni_decrypt,
+    .ecb = (ecb128_f)aesni_ecb_encrypt_vaes512,
+    .cbc = (cbc128_f)aesni_cbc_encrypt_vaes512,
+    .ctr32 = aesni_ctr32_encrypt_blocks_vaes512,
+    .xts_enc = aesni_xts_encrypt,
+    .xts_dec = aesni_xts_decrypt,
+};
+static const struct casm_aes_impl aes_aesni_vaes256 = {
+    .name = "aesni_vaes256",
+    .need = { 0, CAP_W1_AESNI, CAP_W2_AVX2, CAP_W3_VAES },
+    .need_name = "AES-NI, AVX2 and VAES",
+    .force_mask = ":~0x10000",
+    .set_encrypt_key = aesni_set_encrypt_key,
+    .set_decrypt_key = aesni_set_decrypt_key,
+    .encrypt = (block128_f)aesni_encrypt,
+    .decrypt = (block128_f)aesni_decrypt,
+    .ecb = (ecb128_f)aesni_ecb_encrypt_vaes256,
+    .cbc = (cbc128_f)aesni_cbc_encrypt_vaes256,
+    .ctr32 = aesni_ctr32_encrypt_blocks_vaes256,
+    .xts_enc = aesni_xts_encrypt,
+    .xts_dec = aesni_xts_decrypt,
+};
+#define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else
 #define AESNI_IMPLS
 #endif

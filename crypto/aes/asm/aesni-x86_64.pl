@@ -40,6 +40,8 @@ use FindBin;
 use lib "$FindBin::Bin/../../../perlasm/lib";
 use X64::Module;
 
+require "$FindBin::Bin/aesni-x86_64/vaes.pl";
+
 X64::Module::pipe_output(@ARGV);
 
 my $seq = 0;
@@ -242,25 +244,46 @@ ___
 }
 
 # ---------------------------------------------------------------------------
+# ECB, CBC and CTR32 come in three functions each: OpenSSL's name, which
+# chooses a VAES width at run time (vaes_select), and NAME_vaes512 /
+# NAME_vaes256, hidden, which always take that width, so the tests reach
+# each one directly.  All three finish on the xmm code below.
+#
+# Shortest input (bytes for ECB/CBC, blocks for CTR) for which the
+# dispatching functions leave the xmm code.
+our %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4);
+
+sub vaes_variants {
+    my ($name) = @_;
+    return [ [ $name, 'dispatch', ".globl\t$name\n" ],
+             map { [ "${name}_vaes$_", $_, ".globl\t${name}_vaes$_\n.hidden\t${name}_vaes$_\n" ] } 512, 256 ];
+}
+sub vaes_widths { my ($v) = @_; return $v eq 'dispatch' ? (512, 256) : ($v) }
+
+print ".extern\tOPENSSL_ia32cap_P\n.hidden\tOPENSSL_ia32cap_P\n", vaes_constants();
+
+# ---------------------------------------------------------------------------
 # ECB.  rdi in, rsi out, rdx len, rcx key, r8d enc.
 # xmm0-7 blocks, xmm8 round key, xmm9 K0, xmm10 Klast.
-{
+for my $fv (@{ vaes_variants('aesni_ecb_encrypt') }) {
+    my ($name, $variant, $head) = @$fv;
+    my %W = map { $_ => ".L${name}_w$_" } 512, 256;
     my ($k0, $kl, $tk) = ('%xmm9', '%xmm10', '%xmm8');
     my $t = <<___;
 
-.globl	aesni_ecb_encrypt
-.function aesni_ecb_encrypt, args=5, xmm=6-10
+$head.function $name, args=5, xmm=6-10
 	and	\$-16,%rdx
-	jz	.Laesni_ecb_done
+	jz	.L${name}_done
 ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
-	test	%r8d,%r8d
-	jz	.Laesni_ecb_dec
+${\ vaes_select($variant, '%rdx', $VAES_MIN{ecb}, \%W) }	test	%r8d,%r8d
+	jz	.L${name}_dec
+.L${name}_enc:
 ___
     for my $dir (qw(enc dec)) {
         my $op = "aes$dir";
-        my ($l8, $t1, $l1) = map { ".Laesni_ecb_${dir}_$_" } qw(loop8 tail loop1);
-        $t .= ".Laesni_ecb_dec:\n" if $dir eq 'dec';
+        my ($l8, $t1, $l1) = map { ".L${name}_${dir}_$_" } qw(loop8 tail loop1);
+        $t .= ".L${name}_dec:\n" if $dir eq 'dec';
         $t .= "\tsub\t\$128,%rdx\n\tjb\t$t1\n.align\t16\n$l8:\n";
         $t .= "\tmovdqu\t" . 16 * $_ . "(%rdi),$b[$_]\n" for 0 .. 7;
         $t .= "\tpxor\t$k0,$_\n" for @b;
@@ -274,7 +297,7 @@ ___
 	jae	$l8
 $t1:
 	add	\$128,%rdx
-	jz	.Laesni_ecb_done
+	jz	.L${name}_done
 $l1:
 	movdqu	(%rdi),$b[0]
 	pxor	$k0,$b[0]
@@ -285,10 +308,17 @@ ${\ mid_rounds($op, '%r10d', '%r11', $tk, $b[0]) }	${op}last	$kl,$b[0]
 	sub	\$16,%rdx
 	jnz	$l1
 ___
-        $t .= "\tjmp\t.Laesni_ecb_done\n" if $dir eq 'enc';
+        $t .= "\tjmp\t.L${name}_done\n" if $dir eq 'enc';
+    }
+    $t .= "\tjmp\t.L${name}_done\n";
+    for my $w (vaes_widths($variant)) {
+        my $Wd = vaes_width($w);
+        $t .= "$W{$w}:\n\ttest\t%r8d,%r8d\n\tjz\t$W{$w}_dec\n"
+            . vaes_ecb_bulk($Wd, 'enc', ".L${name}_enc")
+            . "$W{$w}_dec:\n" . vaes_ecb_bulk($Wd, 'dec', ".L${name}_dec");
     }
     $t .= <<___;
-.Laesni_ecb_done:
+.L${name}_done:
 	.return
 .endfunction
 ___
@@ -301,15 +331,16 @@ ___
 # encryption pads it with zeros and writes a whole block, decryption
 # reads a whole block, writes len % 16 bytes and takes that whole input
 # block as the next iv.  The partial block goes through the 16-byte local.
-{
+for my $fv (@{ vaes_variants('aesni_cbc_encrypt') }) {
+    my ($name, $variant, $head) = @$fv;
+    my %W = map { $_ => ".L${name}_w$_" } 512, 256;
     my ($tk, $k0, $kl, $iv, $u, $c) = map { "%xmm$_" } 8 .. 13;
     my $x = $b[0];
     my $t = <<___;
 
-.globl	aesni_cbc_encrypt
-.function aesni_cbc_encrypt, args=6, xmm=6-13, stack=16
+$head.function $name, args=6, xmm=6-13, stack=16
 	test	%rdx,%rdx
-	jz	.Laesni_cbc_ret
+	jz	.L${name}_ret
 ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
 	movdqu	(%r8),$iv
@@ -318,18 +349,18 @@ ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	and	\$-16,%rdx
 	test	%r9d,%r9d
 	mov	%rax,%r9			# len % 16
-	jz	.Laesni_cbc_dec
+	jz	.L${name}_dec
 	test	%rdx,%rdx
-	jz	.Laesni_cbc_enc_partial
+	jz	.L${name}_enc_partial
 
 	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.
 	movdqu	(%rdi),$x
 	pxor	$iv,$x
 	pxor	$k0,$x
 	sub	\$16,%rdx
-	jz	.Laesni_cbc_enc_last
+	jz	.L${name}_enc_last
 .align	16
-.Laesni_cbc_enc_loop:
+.L${name}_enc_loop:
 	movdqu	16(%rdi),$u
 	pxor	$k0,$u				# P[i+1] ^ K0
 	movdqa	$u,$c
@@ -340,25 +371,25 @@ ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$c,$x				# C[i] 
 	lea	16(%rdi),%rdi
 	lea	16(%rsi),%rsi
 	sub	\$16,%rdx
-	jnz	.Laesni_cbc_enc_loop
-.Laesni_cbc_enc_last:
+	jnz	.L${name}_enc_loop
+.L${name}_enc_last:
 ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
 	movdqu	$x,(%rsi)
 	movdqa	$x,$iv
 	lea	16(%rdi),%rdi
 	lea	16(%rsi),%rsi
-.Laesni_cbc_enc_partial:
+.L${name}_enc_partial:
 	test	%r9,%r9
-	jz	.Laesni_cbc_done
+	jz	.L${name}_done
 	pxor	$u,$u
 	movdqa	$u,(%rsp)
 	xor	%eax,%eax
-.Laesni_cbc_enc_copy:
+.L${name}_enc_copy:
 	movzbl	(%rdi,%rax),%ecx
 	mov	%cl,(%rsp,%rax)
 	inc	%rax
 	cmp	%r9,%rax
-	jb	.Laesni_cbc_enc_copy
+	jb	.L${name}_enc_copy
 	movdqa	(%rsp),$x
 	pxor	$iv,$x
 	pxor	$k0,$x
@@ -366,16 +397,17 @@ ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
 	movdqu	$x,(%rsi)
 	movdqa	$x,$iv
 	movdqa	$u,(%rsp)
-	jmp	.Laesni_cbc_done
+	jmp	.L${name}_done
 
 	# Decryption: the XOR with the previous ciphertext rides in the
 	# aesdeclast key; every ciphertext is read before any output of its
 	# group is written, so in == out works.
-.Laesni_cbc_dec:
+.L${name}_dec:
+${\ vaes_select($variant, '%rdx', $VAES_MIN{cbc}, \%W) }.L${name}_dec_x:
 	sub	\$128,%rdx
-	jb	.Laesni_cbc_dec_tail
+	jb	.L${name}_dec_tail
 .align	16
-.Laesni_cbc_dec_loop8:
+.L${name}_dec_loop8:
 ___
     $t .= "\tmovdqu\t" . 16 * $_ . "(%rdi),$b[$_]\n" for 0 .. 7;
     $t .= "\tpxor\t$k0,$_\n" for @b;
@@ -391,11 +423,11 @@ ___
 	lea	128(%rdi),%rdi
 	lea	128(%rsi),%rsi
 	sub	\$128,%rdx
-	jae	.Laesni_cbc_dec_loop8
-.Laesni_cbc_dec_tail:
+	jae	.L${name}_dec_loop8
+.L${name}_dec_tail:
 	add	\$128,%rdx
-	jz	.Laesni_cbc_dec_partial
-.Laesni_cbc_dec_loop1:
+	jz	.L${name}_dec_partial
+.L${name}_dec_loop1:
 	movdqu	(%rdi),$c
 	movdqa	$c,$x
 	pxor	$k0,$x
@@ -406,10 +438,10 @@ $dec1	pxor	$kl,$iv
 	lea	16(%rdi),%rdi
 	lea	16(%rsi),%rsi
 	sub	\$16,%rdx
-	jnz	.Laesni_cbc_dec_loop1
-.Laesni_cbc_dec_partial:
+	jnz	.L${name}_dec_loop1
+.L${name}_dec_partial:
 	test	%r9,%r9
-	jz	.Laesni_cbc_done
+	jz	.L${name}_done
 	movdqu	(%rdi),$c
 	movdqa	$c,$x
 	pxor	$k0,$x
@@ -418,19 +450,20 @@ ${\ mid_rounds('aesdec', '%r10d', '%r11', $tk, $x) }	pxor	$kl,$iv
 	movdqa	$c,$iv
 	movdqa	$x,(%rsp)
 	xor	%eax,%eax
-.Laesni_cbc_dec_copy:
+.L${name}_dec_copy:
 	movzbl	(%rsp,%rax),%ecx
 	mov	%cl,(%rsi,%rax)
 	inc	%rax
 	cmp	%r9,%rax
-	jb	.Laesni_cbc_dec_copy
+	jb	.L${name}_dec_copy
 	pxor	$x,$x
 	movdqa	$x,(%rsp)
-.Laesni_cbc_done:
+	jmp	.L${name}_done
+${\ join '', map { "$W{$_}:\n" . vaes_cbc_dec_bulk(vaes_width($_), ".L${name}_dec_x") } vaes_widths($variant) }.L${name}_done:
 	movdqu	$iv,(%r8)
 	pxor	$k0,$k0
 	pxor	$kl,$kl
-.Laesni_cbc_ret:
+.L${name}_ret:
 	.return
 .endfunction
 ___
@@ -444,14 +477,15 @@ ___
 # $base = ivec ^ K0, and each block only replaces the last word with
 # bswap(counter) ^ K0[3], computed in a 32-bit register so it wraps.
 # The XOR with the input rides in the aesenclast key.
-{
+for my $fv (@{ vaes_variants('aesni_ctr32_encrypt_blocks') }) {
+    my ($name, $variant, $head) = @$fv;
+    my %W = map { $_ => ".L${name}_w$_" } 512, 256;
     my ($tk, $k0, $kl, $base, $u) = map { "%xmm$_" } 8 .. 12;
     my $t = <<___;
 
-.globl	aesni_ctr32_encrypt_blocks
-.function aesni_ctr32_encrypt_blocks, args=5, xmm=6-12
+$head.function $name, args=5, xmm=6-15
 	test	%rdx,%rdx
-	jz	.Laesni_ctr_ret
+	jz	.L${name}_ret
 ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
 	movdqu	(%r8),$base
@@ -459,10 +493,11 @@ ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	mov	12(%r8),%r9d
 	bswap	%r9d				# the counter
 	mov	12(%rcx),%ecx			# K0[3]
+${\ vaes_select($variant, '%rdx', $VAES_MIN{ctr}, \%W) }.L${name}_x:
 	sub	\$8,%rdx
-	jb	.Laesni_ctr_tail
+	jb	.L${name}_tail
 .align	16
-.Laesni_ctr_loop8:
+.L${name}_loop8:
 ___
     for my $i (0 .. 7) {
         $t .= ($i ? "\tlea\t$i(%r9),%eax\n" : "\tmov\t%r9d,%eax\n")
@@ -479,11 +514,11 @@ ___
 	lea	128(%rdi),%rdi
 	lea	128(%rsi),%rsi
 	sub	\$8,%rdx
-	jae	.Laesni_ctr_loop8
-.Laesni_ctr_tail:
+	jae	.L${name}_loop8
+.L${name}_tail:
 	add	\$8,%rdx
-	jz	.Laesni_ctr_done
-.Laesni_ctr_loop1:
+	jz	.L${name}_done
+.L${name}_loop1:
 	mov	%r9d,%eax
 	bswap	%eax
 	xor	%ecx,%eax
@@ -497,12 +532,14 @@ ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $b[0]) }	movdqu	(%rdi),$u
 	lea	16(%rdi),%rdi
 	lea	16(%rsi),%rsi
 	dec	%rdx
-	jnz	.Laesni_ctr_loop1
-.Laesni_ctr_done:
+	jnz	.L${name}_loop1
+	jmp	.L${name}_done
+${\ join '', map { "$W{$_}:\n" . vaes_ctr_bulk(vaes_width($_), ".L${name}_x") } vaes_widths($variant) }.L${name}_done:
 	pxor	$k0,$k0
+	pxor	%xmm13,%xmm13
 	pxor	$kl,$kl
 	pxor	$base,$base
-.Laesni_ctr_ret:
+.L${name}_ret:
 	.return
 .endfunction
 ___
