@@ -69,8 +69,8 @@ static const struct casm_aes_impl aes_aesni = {
     .xts_dec = aesni_xts_decrypt,
 };
 /*
- * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption) and
- * aesni_ctr32_encrypt_blocks, reached directly; the other functions are
+ * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
+ * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions are
  * the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
  * the ymm width by clearing AVX512F (word 2 bit 16).
  */
@@ -83,6 +83,12 @@ void aesni_ctr32_encrypt_blocks_vaes512(const unsigned char *in,
                                         unsigned char *out, size_t blocks,
                                         const void *k,
                                         const unsigned char ivec[16]);
+void aesni_xts_encrypt_vaes512(const unsigned char *in, unsigned char *out,
+                              size_t len, const void *key1, const void *key2,
+                              const unsigned char iv[16]);
+void aesni_xts_decrypt_vaes512(const unsigned char *in, unsigned char *out,
+                              size_t len, const void *key1, const void *key2,
+                              const unsigned char iv[16]);
 void aesni_ecb_encrypt_vaes256(const unsigned char *in, unsigned char *out,
                                size_t len, const AES_KEY *k, int enc);
 void aesni_cbc_encrypt_vaes256(const unsigned char *in, unsigned char *out,
@@ -92,12 +98,19 @@ void aesni_ctr32_encrypt_blocks_vaes256(const unsigned char *in,
                                         unsigned char *out, size_t blocks,
                                         const void *k,
                                         const unsigned char ivec[16]);
+void aesni_xts_encrypt_vaes256(const unsigned char *in, unsigned char *out,
+                              size_t len, const void *key1, const void *key2,
+                              const unsigned char iv[16]);
+void aesni_xts_decrypt_vaes256(const unsigned char *in, unsigned char *out,
+                              size_t len, const void *key1, const void *key2,
+                              const unsigned char iv[16]);
 
 static const struct casm_aes_impl aes_aesni_vaes512 = {
     .name = "aesni_vaes512",
     .need = { 0, CAP_W1_AESNI,
-              CAP_W2_AVX512F | CAP_W2_AVX512BW | CAP_W2_AVX512VL, CAP_W3_VAES },
-    .need_name = "AES-NI, AVX-512 F/BW/VL and VAES",
+              CAP_W2_AVX512F | CAP_W2_AVX512BW | CAP_W2_AVX512VL,
+              CAP_W3_VAES | CAP_W3_VPCLMULQDQ },
+    .need_name = "AES-NI, AVX-512 F/BW/VL, VAES and VPCLMULQDQ",
     .force_mask = NULL,
     .set_encrypt_key = aesni_set_encrypt_key,
     .set_decrypt_key = aesni_set_decrypt_key,
@@ -106,13 +119,13 @@ static const struct casm_aes_impl aes_aesni_vaes512 = {
     .ecb = (ecb128_f)aesni_ecb_encrypt_vaes512,
     .cbc = (cbc128_f)aesni_cbc_encrypt_vaes512,
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes512,
-    .xts_enc = aesni_xts_encrypt,
-    .xts_dec = aesni_xts_decrypt,
+    .xts_enc = aesni_xts_encrypt_vaes512,
+    .xts_dec = aesni_xts_decrypt_vaes512,
 };
 static const struct casm_aes_impl aes_aesni_vaes256 = {
     .name = "aesni_vaes256",
-    .need = { 0, CAP_W1_AESNI, CAP_W2_AVX2, CAP_W3_VAES },
-    .need_name = "AES-NI, AVX2 and VAES",
+    .need = { 0, CAP_W1_AESNI, CAP_W2_AVX2, CAP_W3_VAES | CAP_W3_VPCLMULQDQ },
+    .need_name = "AES-NI, AVX2, VAES and VPCLMULQDQ",
     .force_mask = ":~0x10000",
     .set_encrypt_key = aesni_set_encrypt_key,
     .set_decrypt_key = aesni_set_decrypt_key,
@@ -121,8 +134,8 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .ecb = (ecb128_f)aesni_ecb_encrypt_vaes256,
     .cbc = (cbc128_f)aesni_cbc_encrypt_vaes256,
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes256,
-    .xts_enc = aesni_xts_encrypt,
-    .xts_dec = aesni_xts_decrypt,
+    .xts_enc = aesni_xts_encrypt_vaes256,
+    .xts_dec = aesni_xts_decrypt_vaes256,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else

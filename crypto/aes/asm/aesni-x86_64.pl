@@ -251,7 +251,7 @@ ___
 #
 # Shortest input (bytes for ECB/CBC, blocks for CTR) for which the
 # dispatching functions leave the xmm code.
-our %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4);
+our %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4, xts => 64);
 
 sub vaes_variants {
     my ($name) = @_;
@@ -583,9 +583,11 @@ ___
 .text
 ___
     for my $dir (qw(enc dec)) {
+      for my $fv (@{ vaes_variants("aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt')) }) {
+        my ($name, $variant, $head) = @$fv;
+        my %W = map { $_ => ".L${name}_w$_" } 512, 256;
         my $op = "aes$dir";
-        my $name = "aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt');
-        my $L = sub { ".Laesni_xts_${dir}_$_[0]" };
+        my $L = sub { ".L${name}_$_[0]" };
         my $block = sub {         # one block from $src to $dst with tweak $tw
             my ($src, $dst, $tw) = @_;
             return "\tmovdqu\t$src,$b[0]\n\tpxor\t$tw,$b[0]\n\tpxor\t$k0,$b[0]\n"
@@ -595,8 +597,7 @@ ___
         };
         my $t = <<___;
 
-.globl	$name
-.function $name, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
+$head.function $name, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
 	cmp	\$16,%rdx
 	jb	${\ $L->('ret') }
 	movdqu	(%r9),$T
@@ -630,6 +631,7 @@ ___
             }
             return $f;
         };
+        $t .= vaes_select($variant, '%rdx', $VAES_MIN{xts}, \%W, 'vpclmulqdq') . "${\ $L->('x') }:\n";
         $t .= "\tsub\t\$128,%rdx\n\tjb\t${\ $L->('tail') }\n";
         $t .= "\tmovq\t$T,%rax\n\tpextrq\t\$1,$T,%rbx\n"
             . "\txor\t%r8d,%r8d\n";
@@ -697,6 +699,8 @@ ${\ $next->($T2) }${\ $block->('(%rdi)', '(%rsi)', $T2) }${\ $L->('swap') }:
 ${\ $block->('(%rsi)', '(%rsi)', $T) }
 ___
         }
+        $t .= "\tjmp\t${\ $L->('done') }\n";
+        $t .= "$W{$_}:\n" . vaes_xts_bulk(vaes_width($_), $dir, $L->('x')) for vaes_widths($variant);
         $t .= <<___;
 ${\ $L->('done') }:
 	pxor	$k0,$k0
@@ -710,6 +714,7 @@ ${\ $L->('ret') }:
 .endfunction
 ___
         print $t;
+      }
     }
 }
 

@@ -21,7 +21,7 @@ use warnings;
 
 our %VAES_CAP = (            # OPENSSL_ia32cap_P [word, bit]
     avx2 => [2, 5], avx512f => [2, 16], avx512bw => [2, 30],
-    avx512vl => [2, 31], vaes => [3, 9],
+    avx512vl => [2, 31], vaes => [3, 9], vpclmulqdq => [3, 10],
 );
 
 sub vaes_width {
@@ -40,9 +40,9 @@ sub _vr { my ($W, $n) = @_; return "%$W->{v}$n" }
 # Jump to $target when every capability of width $W is present; clobbers
 # eax.  Falls through otherwise.
 sub vaes_cap_test {
-    my ($W, $target) = @_;
+    my ($W, $target, @extra) = @_;
     my %mask;
-    $mask{ $VAES_CAP{$_}[0] } |= 1 << $VAES_CAP{$_}[1] for @{ $W->{caps} };
+    $mask{ $VAES_CAP{$_}[0] } |= 1 << $VAES_CAP{$_}[1] for @{ $W->{caps} }, @extra;
     my ($skip, $t) = (label('nocap'), '');
     for my $word (sort keys %mask) {
         $t .= sprintf "\tmov\tOPENSSL_ia32cap_P+%d(%%rip),%%eax\n"
@@ -55,14 +55,15 @@ sub vaes_cap_test {
 # The run-time choice at the head of a mode: $variant is 'dispatch' (zmm,
 # else ymm, else fall through to the xmm code, and only when $len >=
 # $min), 512 or 256 (always that width).  $L->{512}/$L->{256} are the
-# wide sections' labels.
+# wide sections' labels; @extra names capabilities a mode needs on top of
+# the width's own.
 sub vaes_select {
-    my ($variant, $len, $min, $L) = @_;
+    my ($variant, $len, $min, $L, @extra) = @_;
     return "\tjmp\t$L->{$variant}\n" if $variant ne 'dispatch';
     my $xmm = label('xmm');
     return "\tcmp\t\$$min,$len\n\tjb\t$xmm\n"
-         . vaes_cap_test(vaes_width(512), $L->{512})
-         . vaes_cap_test(vaes_width(256), $L->{256})
+         . vaes_cap_test(vaes_width(512), $L->{512}, @extra)
+         . vaes_cap_test(vaes_width(256), $L->{256}, @extra)
          . "$xmm:\n";
 }
 
@@ -100,6 +101,10 @@ sub vaes_constants {
 .long	4,4,4,4,4,4,4,4,4,4,4,4,4,4,4,4
 .Laesni_vaes_ctr_step2:
 .long	2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2
+.Laesni_vaes_xts_cnt:
+.quad	0,0,1,1,2,2,3,3
+.Laesni_vaes_xts_rcnt:
+.quad	64,64,63,63,62,62,61,61
 .text
 ___
 }
@@ -217,6 +222,71 @@ sub vaes_cbc_dec_bulk {
         $s .= "\t$W->{mov}\t$v[$_]," . $vb * $_ . "(%rsi)\n" for 0 .. $#v;
         return $s;
     });
+    return "$t\tvzeroupper\n\tjmp\t$xmm\n";
+}
+
+# XTS bulk.  In: rdx bytes (multiple of 16), rcx key (data direction),
+# r10d R, r11 END, xmm11 the tweak of the first block, xmm9 K0, xmm10
+# Klast, the frame's 512 bytes at rsp.  Tweaks live in two registers: A
+# (11) holds the tweaks of the next register's blocks, B (14) those of
+# the register after it; consuming A advances it by 2*nb blocks, i.e.
+# multiplies every lane by x^(2nb), and in the eight-register group the
+# even registers take A and the odd ones B, so two independent chains
+# feed the group.  One register at a time, A is advanced and then A and
+# B trade places.  Multiplying a lane by x^k (k = 2nb <= 8): both qwords
+# shift left by k; the k bits leaving the low qword enter the high one
+# (vpsrlq + vpslldq), the k bits leaving the high one come back reduced,
+# their carry-less product with 0x87 (vpclmulqdq against the low qword
+# of the XTS mask, broadcast in 13 so xmm13 is still the xmm code's mask).
+# T ^ Klast per register goes to the frame for the last round's key.
+# Out: xmm11 = the next block's tweak; jumps to $xmm with rdx left.
+sub vaes_xts_bulk {
+    my ($W, $dir, $xmm) = @_;
+    my $op = "aes$dir";
+    my ($tk, $k0, $kl, $A, $s1, $C, $B, $s2) = map { _vr($W, $_) } 8 .. 15;
+    my $k = 2 * $W->{nb};
+    my $vb = $W->{vb};
+    # $d = $a ^ $b ^ $d in one instruction on zmm
+    my $xor3 = sub {
+        my ($a, $b, $d) = @_;
+        return $W->{bits} == 512 ? "\tvpternlogq\t\$0x96,$a,$b,$d\n"
+                                 : "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
+    };
+    # $S *= x^$n per lane; $n a shift count or [variable counts, 64 - counts]
+    my $adv = sub {
+        my ($S, $n) = @_;
+        my ($r, $l) = ref $n ? ("\tvpsrlvq\t$n->[1],$S,$s1\n", "\tvpsllvq\t$n->[0],$S,$S\n")
+                             : ("\tvpsrlq\t\$" . (64 - $n) . ",$S,$s1\n", "\tvpsllq\t\$$n,$S,$S\n");
+        return $r . "\tvpclmulqdq\t\$0x01,$C,$s1,$s2\n\tvpslldq\t\$8,$s1,$s1\n"
+             . $l . $xor3->($s1, $s2, $S);
+    };
+    # Lane i of A: T[0] * x^i (variable shifts by i; a count of 64 gives
+    # 0), then B = A * x^nb.
+    my $t = "\t$W->{bcast}\t.Laesni_xts_mask(%rip),$C\n"
+          . ($W->{bits} == 512 ? "\tvshufi32x4\t\$0,$A,$A,$A\n" : "\tvpermq\t\$0x44,$A,$A\n")
+          . $adv->($A, [ '.Laesni_vaes_xts_cnt(%rip)', '.Laesni_vaes_xts_rcnt(%rip)' ])
+          . "\t$W->{mov}\t$A,$B\n" . $adv->($B, $W->{nb})
+          . "\t$W->{bcast}\t(%rcx),$k0\n\t$W->{bcast}\t(%r11),$kl\n";
+    $t .= _vaes_loops($W, '%rdx', $vb, sub {
+        my @v = @_;
+        my $s = '';
+        for my $j (0 .. $#v) {
+            my $S = $j % 2 ? $B : $A;
+            $s .= "\t$W->{mov}\t$k0,$v[$j]\n" . $xor3->($vb * $j . "(%rdi)", $S, $v[$j])
+                . "\t$W->{xor}\t$kl,$S,$s1\n"
+                . "\t$W->{mov}\t$s1," . $vb * $j . "(%rsp)\n"
+                . $adv->($S, $k);
+        }
+        if (@v == 1) {
+            $s .= "\t$W->{mov}\t$A,$s1\n\t$W->{mov}\t$B,$A\n\t$W->{mov}\t$s1,$B\n";
+        }
+        $s .= vaes_mid_rounds($W, $op, '%r10d', '%r11', $tk, @v);
+        $s .= "\tv${op}last\t" . $vb * $_ . "(%rsp),$v[$_],$v[$_]\n" for 0 .. $#v;
+        $s .= "\t$W->{mov}\t$v[$_]," . $vb * $_ . "(%rsi)\n" for 0 .. $#v;
+        return $s;
+    });
+    $t .= "\t$W->{xor}\t$s1,$s1,$s1\n";
+    $t .= "\t$W->{mov}\t$s1," . $vb * $_ . "(%rsp)\n" for 0 .. 7;
     return "$t\tvzeroupper\n\tjmp\t$xmm\n";
 }
 
