@@ -52,6 +52,14 @@ void aesni_xts_encrypt(const unsigned char *in, unsigned char *out, size_t len,
 void aesni_xts_decrypt(const unsigned char *in, unsigned char *out, size_t len,
                        const void *key1, const void *key2,
                        const unsigned char iv[16]);
+void aesni_ccm64_encrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *key,
+                                const unsigned char ivec[16],
+                                unsigned char cmac[16]);
+void aesni_ccm64_decrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *key,
+                                const unsigned char ivec[16],
+                                unsigned char cmac[16]);
 
 static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
@@ -67,6 +75,8 @@ static const struct casm_aes_impl aes_aesni = {
     .ctr32 = aesni_ctr32_encrypt_blocks,
     .xts_enc = aesni_xts_encrypt,
     .xts_dec = aesni_xts_decrypt,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
