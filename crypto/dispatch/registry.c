@@ -80,8 +80,8 @@ static const struct casm_aes_impl aes_aesni = {
 };
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
- * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions are
- * the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
+ * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions
+ * (CCM's serial chain has no wide form) are the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
  * the ymm width by clearing AVX512F (word 2 bit 16).
  */
 void aesni_ecb_encrypt_vaes512(const unsigned char *in, unsigned char *out,
@@ -131,6 +131,8 @@ static const struct casm_aes_impl aes_aesni_vaes512 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes512,
     .xts_enc = aesni_xts_encrypt_vaes512,
     .xts_dec = aesni_xts_decrypt_vaes512,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 static const struct casm_aes_impl aes_aesni_vaes256 = {
     .name = "aesni_vaes256",
@@ -146,6 +148,8 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes256,
     .xts_enc = aesni_xts_encrypt_vaes256,
     .xts_dec = aesni_xts_decrypt_vaes256,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else
