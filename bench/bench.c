@@ -7,7 +7,8 @@
  *   --csv FILE   also write every measurement as CSV
  *                (table,mode,bits,bytes,update,path,cycles_per_byte)
  *   --mode NAME  only this mode; repeatable; "cbc" means cbc-enc and cbc-dec.
- *                Modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc sha1
+ *                Modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc
+ *                ccm-enc ccm-dec sha1
  *
  * Cycles are TSC cycles read with rdtsc (a fixed-rate clock, not the core
  * clock); each figure is the median of repeated runs after a warm-up, on
@@ -36,6 +37,8 @@
 #include "cryptoasm.h"
 #include "impl.h"
 #include "../test/lib/ossl.h"
+#include "../test/lib/ccm_glue.h"
+#include "../test/lib/ossl_ccm.h"
 
 /* OpenSSL's table-based AES: AES-NI, SSSE3 (vpaes) and PCLMULQDQ off. */
 #define TABLE_MASK "~0x200020200000000:~0"
@@ -82,6 +85,9 @@ struct job {
     struct ossl_sha1 *os;
     size_t update;                 /* SHA-1 bytes per update call */
     uint8_t md[20];
+    struct ccm_glue ccm;           /* CCM: ours through the bulk functions */
+    struct ossl_ccm *occm;
+    uint8_t tag[16];
 };
 
 static int op_ecb(struct job *j)
@@ -108,6 +114,27 @@ static int op_xts(struct job *j)
 static int op_lrw(struct job *j)
 {
     return casm_aes_lrw(&j->lk, j->iv, j->in, j->out, j->len, j->enc);
+}
+
+/*
+ * CCM as a message: 12-byte nonce (j->iv), no AAD, 16-byte tag, so each
+ * call also pays for B0 and the tag block.  Decryption checks j->tag.
+ */
+#define CCM_NONCE 12
+#define CCM_TAG 16
+
+static int op_ccm(struct job *j)
+{
+    return j->enc ? ccm_seal(&j->ccm, j->iv, CCM_NONCE, NULL, 0, j->in, j->out,
+                             j->len, j->tag, CCM_TAG)
+                  : ccm_open(&j->ccm, j->iv, CCM_NONCE, NULL, 0, j->in, j->out,
+                             j->len, j->tag, CCM_TAG);
+}
+
+static int op_ossl_ccm(struct job *j)
+{
+    return ossl_ccm_message(j->occm, j->iv, NULL, 0, j->in, j->out, j->len,
+                            j->tag);
 }
 
 static int op_ossl_cipher(struct job *j)
@@ -211,6 +238,8 @@ static const struct bmode bmodes[] = {
     { "ctr", "CTR", "ctr", 1, op_ctr },
     { "xts-enc", "XTS encrypt", "xts", 1, op_xts },
     { "lrw-enc", "LRW encrypt", NULL, 1, op_lrw },
+    { "ccm-enc", "CCM encrypt (12-byte nonce, no AAD, 16-byte tag)", "ccm", 1, op_ccm },
+    { "ccm-dec", "CCM decrypt (12-byte nonce, no AAD, 16-byte tag)", "ccm", 0, op_ccm },
 };
 #define N_BMODES (sizeof(bmodes) / sizeof(bmodes[0]))
 
@@ -245,6 +274,9 @@ static const int *key_sizes(const struct bmode *m, int *count)
 /* --- the child side --------------------------------------------------------------- */
 
 static uint8_t *buf_in, *buf_out, *buf_ref;
+/* CCM decryption's input: buf_in sealed under the job's key and nonce. */
+static uint8_t *buf_ccm, ccm_tag[16];
+static struct ossl_ccm *occm;
 
 static void fill(uint8_t *p, size_t n, uint64_t seed)
 {
@@ -262,7 +294,8 @@ static void child_setup(void)
     buf_in = aligned_alloc(64, MAX_BUF + 64);
     buf_out = aligned_alloc(64, MAX_BUF + 64);
     buf_ref = aligned_alloc(64, MAX_BUF + 64);
-    if (!buf_in || !buf_out || !buf_ref)
+    buf_ccm = aligned_alloc(64, MAX_BUF + 64);
+    if (!buf_in || !buf_out || !buf_ref || !buf_ccm)
         die("out of memory");
     fill(buf_in, MAX_BUF, 1);
     /* Stay on one CPU: a migration mid-run would mix two TSCs and caches. */
@@ -273,6 +306,23 @@ static void child_setup(void)
         CPU_SET(cpu, &set);
         sched_setaffinity(0, sizeof(set), &set);
     }
+}
+
+/*
+ * Our CCM job: the glue over impl's block and bulk functions; decryption
+ * reads buf_in sealed with this key and nonce (into buf_ccm, ccm_tag).
+ */
+static void ccm_setup(struct job *j, const struct casm_aes_impl *impl)
+{
+    struct ccm_glue g = { &j->k.enc, impl->encrypt, impl->ccm64_enc, impl->ccm64_dec };
+    j->ccm = g;
+    if (j->enc)
+        return;
+    if (ccm_seal(&j->ccm, j->iv, CCM_NONCE, NULL, 0, buf_in, buf_ccm, j->len,
+                 ccm_tag, CCM_TAG) != 0)
+        die("%s: CCM sealing the decryption input failed", impl->name);
+    j->in = buf_ccm;
+    memcpy(j->tag, ccm_tag, CCM_TAG);
 }
 
 static void ours_setup(struct job *j, const struct bmode *m,
@@ -297,6 +347,8 @@ static void ours_setup(struct job *j, const struct bmode *m,
         rc = casm_aes_set_key_with(&j->k, impl, key, bits);
     if (rc != 0)
         die("%s: AES-%d key setup failed (%d)", impl->name, bits, rc);
+    if (m->ours == op_ccm)
+        ccm_setup(j, impl);
 }
 
 static void ossl_setup(struct job *j, struct ossl_cipher *oc,
@@ -310,8 +362,21 @@ static void ossl_setup(struct job *j, struct ossl_cipher *oc,
     j->out = out;
     j->len = len;
     j->oc = oc;
-    if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0)
+    if (m->ours == op_ccm) {
+        /* verify() ran ours_setup first: buf_ccm holds the input. */
+        j->op = op_ossl_ccm;
+        j->enc = m->enc;
+        j->occm = occm;
+        memcpy(j->iv, iv, 16);
+        if (!m->enc) {
+            j->in = buf_ccm;
+            memcpy(j->tag, ccm_tag, CCM_TAG);
+        }
+        if (ossl_ccm_init(occm, bits, m->enc, key, CCM_NONCE, CCM_TAG) != 0)
+            die("OpenSSL CCM: %s", ossl_ccm_error());
+    } else if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0) {
         die("%s", ossl_error());
+    }
 }
 
 /*
@@ -340,7 +405,8 @@ static void verify(const struct bmode *m, const struct casm_aes_impl *impl,
             die("%s %s AES-%d, %zu bytes: call failed", impl->name, m->title,
                 bits, len);
         if (ref.op(&ref) != 0)
-            die("%s %s AES-%d: %s", ref_name, m->title, bits, ossl_error());
+            die("%s %s AES-%d: %s", ref_name, m->title, bits,
+                m->ours == op_ccm ? ossl_ccm_error() : ossl_error());
         if (memcmp(buf_out, buf_ref, len) != 0) {
             size_t i = 0;
             while (buf_out[i] == buf_ref[i])
@@ -350,6 +416,9 @@ static void verify(const struct bmode *m, const struct casm_aes_impl *impl,
                 impl->name, m->title, bits, len, call, ref_name, i,
                 buf_out[i], buf_ref[i]);
         }
+        if (memcmp(ours.tag, ref.tag, sizeof(ours.tag)) != 0)
+            die("%s %s AES-%d, %zu bytes: tag differs from %s; not timing "
+                "wrong code", impl->name, m->title, bits, len, ref_name);
     }
 }
 
@@ -376,6 +445,8 @@ static void child_aes(const char *impl_name, const char *ossl_label)
     struct ossl_cipher *oc = ossl_cipher_new();
     if (oc == NULL)
         die("%s", ossl_error());
+    if ((occm = ossl_ccm_new()) == NULL)
+        die("OpenSSL CCM: %s", ossl_ccm_error());
 
     char ossl_path_name[64];
     snprintf(ossl_path_name, sizeof(ossl_path_name), "openssl@%s", ossl_label);
@@ -416,6 +487,7 @@ static void child_aes(const char *impl_name, const char *ossl_label)
         }
     }
     ossl_cipher_free(oc);
+    ossl_ccm_free(occm);
 }
 
 /*
@@ -745,7 +817,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: bench [--quick] [--csv FILE] [--mode NAME]...\n"
-            "modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc sha1 "
+            "modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc ccm-enc ccm-dec sha1 "
             "(a prefix before '-' selects all, e.g. cbc)\n");
     exit(2);
 }

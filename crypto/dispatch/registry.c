@@ -52,6 +52,14 @@ void aesni_xts_encrypt(const unsigned char *in, unsigned char *out, size_t len,
 void aesni_xts_decrypt(const unsigned char *in, unsigned char *out, size_t len,
                        const void *key1, const void *key2,
                        const unsigned char iv[16]);
+void aesni_ccm64_encrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *key,
+                                const unsigned char ivec[16],
+                                unsigned char cmac[16]);
+void aesni_ccm64_decrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *key,
+                                const unsigned char ivec[16],
+                                unsigned char cmac[16]);
 
 static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
@@ -67,11 +75,13 @@ static const struct casm_aes_impl aes_aesni = {
     .ctr32 = aesni_ctr32_encrypt_blocks,
     .xts_enc = aesni_xts_encrypt,
     .xts_dec = aesni_xts_decrypt,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
- * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions are
- * the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
+ * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions
+ * (CCM's serial chain has no wide form) are the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
  * the ymm width by clearing AVX512F (word 2 bit 16).
  */
 void aesni_ecb_encrypt_vaes512(const unsigned char *in, unsigned char *out,
@@ -121,6 +131,8 @@ static const struct casm_aes_impl aes_aesni_vaes512 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes512,
     .xts_enc = aesni_xts_encrypt_vaes512,
     .xts_dec = aesni_xts_decrypt_vaes512,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 static const struct casm_aes_impl aes_aesni_vaes256 = {
     .name = "aesni_vaes256",
@@ -136,6 +148,8 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes256,
     .xts_enc = aesni_xts_encrypt_vaes256,
     .xts_dec = aesni_xts_decrypt_vaes256,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else

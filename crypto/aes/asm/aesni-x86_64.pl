@@ -7,6 +7,7 @@
 #   aesni_ecb_encrypt, aesni_cbc_encrypt            whole blocks
 #   aesni_ctr32_encrypt_blocks                      32-bit BE counter
 #   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
+#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (aesni-x86_64/ccm.pl)
 #
 #   perl crypto/aes/asm/aesni-x86_64.pl FLAVOUR OUTPUT
 #
@@ -41,6 +42,7 @@ use lib "$FindBin::Bin/../../../perlasm/lib";
 use X64::Module;
 
 require "$FindBin::Bin/aesni-x86_64/vaes.pl";
+require "$FindBin::Bin/aesni-x86_64/ccm.pl";
 
 X64::Module::pipe_output(@ARGV);
 
@@ -717,5 +719,7 @@ ___
       }
     }
 }
+
+print ccm64_functions();
 
 X64::Module::finish();
