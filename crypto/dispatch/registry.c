@@ -52,6 +52,14 @@ void aesni_xts_encrypt(const unsigned char *in, unsigned char *out, size_t len,
 void aesni_xts_decrypt(const unsigned char *in, unsigned char *out, size_t len,
                        const void *key1, const void *key2,
                        const unsigned char iv[16]);
+void aesni_ocb_encrypt(const unsigned char *in, unsigned char *out,
+                       size_t blocks, const void *key, size_t start_block_num,
+                       unsigned char offset_i[16], const unsigned char L_[][16],
+                       unsigned char checksum[16]);
+void aesni_ocb_decrypt(const unsigned char *in, unsigned char *out,
+                       size_t blocks, const void *key, size_t start_block_num,
+                       unsigned char offset_i[16], const unsigned char L_[][16],
+                       unsigned char checksum[16]);
 
 static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
@@ -67,6 +75,8 @@ static const struct casm_aes_impl aes_aesni = {
     .ctr32 = aesni_ctr32_encrypt_blocks,
     .xts_enc = aesni_xts_encrypt,
     .xts_dec = aesni_xts_decrypt,
+    .ocb_enc = aesni_ocb_encrypt,   /* xmm only: not on the VAES entries */
+    .ocb_dec = aesni_ocb_decrypt,
 };
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),

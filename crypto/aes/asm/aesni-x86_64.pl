@@ -7,6 +7,7 @@
 #   aesni_ecb_encrypt, aesni_cbc_encrypt            whole blocks
 #   aesni_ctr32_encrypt_blocks                      32-bit BE counter
 #   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
+#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (aesni-x86_64/ocb.pl)
 #
 #   perl crypto/aes/asm/aesni-x86_64.pl FLAVOUR OUTPUT
 #
@@ -41,6 +42,7 @@ use lib "$FindBin::Bin/../../../perlasm/lib";
 use X64::Module;
 
 require "$FindBin::Bin/aesni-x86_64/vaes.pl";
+require "$FindBin::Bin/aesni-x86_64/ocb.pl";
 
 X64::Module::pipe_output(@ARGV);
 
@@ -717,5 +719,7 @@ ___
       }
     }
 }
+
+print ocb_functions();
 
 X64::Module::finish();
