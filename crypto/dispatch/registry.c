@@ -75,7 +75,7 @@ static const struct casm_aes_impl aes_aesni = {
     .ctr32 = aesni_ctr32_encrypt_blocks,
     .xts_enc = aesni_xts_encrypt,
     .xts_dec = aesni_xts_decrypt,
-    .ocb_enc = aesni_ocb_encrypt,   /* xmm only: not on the VAES entries */
+    .ocb_enc = aesni_ocb_encrypt,
     .ocb_dec = aesni_ocb_decrypt,
 };
 /*
@@ -114,6 +114,17 @@ void aesni_xts_encrypt_vaes256(const unsigned char *in, unsigned char *out,
 void aesni_xts_decrypt_vaes256(const unsigned char *in, unsigned char *out,
                               size_t len, const void *key1, const void *key2,
                               const unsigned char iv[16]);
+/* OCB has a ymm width only (aesni-x86_64/ocb.pl). */
+void aesni_ocb_encrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t blocks, const void *key,
+                               size_t start_block_num, unsigned char offset_i[16],
+                               const unsigned char L_[][16],
+                               unsigned char checksum[16]);
+void aesni_ocb_decrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t blocks, const void *key,
+                               size_t start_block_num, unsigned char offset_i[16],
+                               const unsigned char L_[][16],
+                               unsigned char checksum[16]);
 
 static const struct casm_aes_impl aes_aesni_vaes512 = {
     .name = "aesni_vaes512",
@@ -146,6 +157,8 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes256,
     .xts_enc = aesni_xts_encrypt_vaes256,
     .xts_dec = aesni_xts_decrypt_vaes256,
+    .ocb_enc = aesni_ocb_encrypt_vaes256,
+    .ocb_dec = aesni_ocb_decrypt_vaes256,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else

@@ -185,8 +185,9 @@ static void unwind_only(const char *label, const char *what, const void *fn,
 }
 
 /*
- * OCB bulk functions: 23 blocks (groups of 8, 8, 4, 2 and 1) from block 5,
- * so ntz(i) reaches 4, against the C model.  offset_i and checksum are
+ * OCB bulk functions: 31 blocks from block 5 (one ymm group of 16 where
+ * VAES runs, else one of 8, then groups of 8, 4, 2 and 1), so ntz(i)
+ * reaches 5, against the C model.  offset_i and checksum are
  * read and written, so they are reset before each of the two calls (ABI
  * checker, then unwind checker); the bytes are compared after the first.
  */
@@ -194,9 +195,9 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
                       const AES_KEY *ek, const AES_KEY *dk,
                       const AES_KEY *ref_e, const AES_KEY *ref_d)
 {
-    enum { BLOCKS = 23, START = 5 };
+    enum { BLOCKS = 31, START = 5 };
     static unsigned char in[BLOCKS * 16 + 1], out[BLOCKS * 16], want[BLOCKS * 16];
-    static unsigned char l[5][16];
+    static unsigned char l[6][16];
     unsigned char off[16], sum[16], off_w[16], sum_w[16];
     char what[96], err[512];
     uint64_t ret;

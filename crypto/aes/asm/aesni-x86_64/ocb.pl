@@ -27,12 +27,22 @@
 # XORs is one pxor per block, off the AES critical path.  After the groups
 # of eight, groups of four, two and one finish the call, so short inputs
 # are still interleaved.
+#
+# VAES (ymm, with AVX2): from 16 blocks on, aesni_ocb_encrypt/decrypt take
+# sixteen blocks per group, two per ymm register.  The offsets are still
+# made one block at a time in xmm (the chain above, VEX-encoded so the
+# upper halves stay clean) and paired into ymm with vinserti128; the
+# checksum is kept per lane and folded when the wide code hands what is
+# left (< 16 blocks) to the xmm code.  aesni_ocb_encrypt_vaes256 /
+# aesni_ocb_decrypt_vaes256 (hidden) always take the ymm path, so the tests
+# reach it directly.  No zmm width yet.
 use strict;
 use warnings;
 
 # Registers: rdi in, rsi out, rdx blocks left, rcx L_ (after the key
 # setup), r8 the index i of the next block, r9 offset_i, r10d R, r11 END.
 my ($tk, $W, $sum, $kd, $t, $u, $k0) = map { "%xmm$_" } 8 .. 14;
+my $OCB_VAES_MIN = 16;                    # blocks: below this, xmm only
 
 # One group of $n blocks (8, 4, 2 or 1); $op is aesenc or aesdec.
 sub _ocb_group {
@@ -62,13 +72,72 @@ sub _ocb_group {
     return $s;
 }
 
+# Sixteen blocks on ymm0-7; rdx blocks left (>= 16 on entry to a group).
+# ymm8 round keys, xmm9 W, ymm10 checksum per lane, ymm11 K0 ^ Klast in
+# both lanes, xmm12 temporary, ymm15 the offset pair being built; the last
+# round keys go to 0..255(%rsp).  Leaves with xmm10 the folded checksum,
+# the upper halves clear, and jumps to $back.
+sub _ocb_wide {
+    my ($Wd, $op, $back) = @_;
+    die "ocb: only the ymm width is written" unless $Wd->{nb} == 2;
+    my ($loop, $tail) = (label('owloop'), label('owtail'));
+    my @v = map { _vr($Wd, $_) } 0 .. 7;
+    my $enc = $op eq 'aesenc';
+    my $s = <<___;
+	vmovdqa	$sum,$sum			# clear the upper lane
+	vinserti128	\$1,$kd,%ymm11,%ymm11
+	sub	\$16,%rdx
+	jb	$tail
+.align	32
+$loop:
+___
+    for my $k (0 .. 7) {
+        for my $h (0, 1) {
+            my $j = 2 * $k + $h;
+            $s .= ($j ? "\tlea\t$j(%r8),%rax\n" : "\tmov\t%r8,%rax\n")
+                . "\ttzcnt\t%rax,%rax\n\tshl\t\$4,%rax\n"
+                . "\tvpxor\t(%rcx,%rax),$W,$W\n"
+                . ($h ? "\tvinserti128\t\$1,$W,%ymm15,%ymm15\n" : "\tvmovdqa\t$W,%xmm15\n");
+        }
+        $s .= "\tvmovdqu\t" . 32 * $k . "(%rdi),$v[$k]\n";
+        $s .= "\tvpxor\t$v[$k],%ymm10,%ymm10\n" if $enc;
+        $s .= "\tvpxor\t%ymm15,$v[$k],$v[$k]\n\tvpxor\t%ymm11,%ymm15,%ymm15\n"
+            . "\tvmovdqu\t%ymm15," . 32 * $k . "(%rsp)\n";
+    }
+    $s .= "\tadd\t\$16,%r8\n";
+    $s .= vaes_mid_rounds($Wd, $op, '%r10d', '%r11', _vr($Wd, 8), @v);
+    $s .= "\tv${op}last\t" . 32 * $_ . "(%rsp),$v[$_],$v[$_]\n" for 0 .. 7;
+    for my $k (0 .. 7) {
+        $s .= "\tvpxor\t$v[$k],%ymm10,%ymm10\n" unless $enc;
+        $s .= "\tvmovdqu\t$v[$k]," . 32 * $k . "(%rsi)\n";
+    }
+    $s .= <<___;
+	lea	256(%rdi),%rdi
+	lea	256(%rsi),%rsi
+	sub	\$16,%rdx
+	jae	$loop
+$tail:
+	add	\$16,%rdx
+	vextracti128	\$1,%ymm10,$t
+	vpxor	$t,$sum,$sum
+	vpxor	%ymm15,%ymm15,%ymm15
+___
+    $s .= "\tvmovdqu\t%ymm15," . 32 * $_ . "(%rsp)\n" for 4 .. 7;
+    $s .= "\tvzeroupper\n\tjmp\t$back\n";
+    return $s;
+}
+
 sub _ocb_function {
-    my ($name, $op) = @_;
+    my ($name, $op, $variant, $head) = @_;
     my $L = sub { ".L${name}_$_[0]" };
+    my $wide = $L->('w256');
+    my $select = $variant eq 'dispatch'
+        ? "\tcmp\t\$$OCB_VAES_MIN,%rdx\n\tjb\t${\ $L->('x') }\n"
+          . vaes_cap_test(vaes_width(256), $wide)
+        : "\tjmp\t$wide\n";
     my $s = <<___;
 
-.globl	$name
-.function $name, args=8, xmm=6-14, stack=128
+$head.function $name, args=8, xmm=6-15, stack=256
 	test	%rdx,%rdx
 	jz	${\ $L->('ret') }
 ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
@@ -79,6 +148,7 @@ ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movdqu	(%rax),$sum
 	movdqu	(%r9),$W
 	pxor	$k0,$W
+$select${\ $L->('x') }:
 	sub	\$8,%rdx
 	jb	${\ $L->('tail') }
 .align	16
@@ -104,14 +174,21 @@ ___
     $s .= <<___;
 ${\ $L->('ret') }:
 	.return
-.endfunction
+$wide:
+${\ _ocb_wide(vaes_width(256), $op, $L->('x')) }.endfunction
 ___
     return $s;
 }
 
 sub ocb_functions {
-    return _ocb_function('aesni_ocb_encrypt', 'aesenc')
-         . _ocb_function('aesni_ocb_decrypt', 'aesdec');
+    my $s = '';
+    for my $f ([ 'aesni_ocb_encrypt', 'aesenc' ], [ 'aesni_ocb_decrypt', 'aesdec' ]) {
+        my ($name, $op) = @$f;
+        $s .= _ocb_function($name, $op, 'dispatch', ".globl\t$name\n")
+            . _ocb_function("${name}_vaes256", $op, 256,
+                            ".globl\t${name}_vaes256\n.hidden\t${name}_vaes256\n");
+    }
+    return $s;
 }
 
 1;
