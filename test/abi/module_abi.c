@@ -185,9 +185,9 @@ static void unwind_only(const char *label, const char *what, const void *fn,
 }
 
 /*
- * OCB bulk functions: 31 blocks from block 5 (one ymm group of 16 where
- * VAES runs, else one of 8, then groups of 8, 4, 2 and 1), so ntz(i)
- * reaches 5, against the C model.  offset_i and checksum are
+ * OCB bulk functions: 31 blocks from block 5 (where VAES runs: a head of
+ * 12 in xmm, one ymm group of 16, then 3; else xmm groups of 8, 8, 8, 4, 2
+ * and 1), so ntz(i) reaches 5, against the C model.  offset_i and checksum are
  * read and written, so they are reset before each of the two calls (ABI
  * checker, then unwind checker); the bytes are compared after the first.
  */
