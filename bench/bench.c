@@ -8,7 +8,7 @@
  *                (table,mode,bits,bytes,update,path,cycles_per_byte)
  *   --mode NAME  only this mode; repeatable; "cbc" means cbc-enc and cbc-dec.
  *                Modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc
- *                ccm-enc ccm-dec sha1
+ *                ccm-enc ccm-dec ocb-enc sha1
  *
  * Cycles are TSC cycles read with rdtsc (a fixed-rate clock, not the core
  * clock); each figure is the median of repeated runs after a warm-up, on
@@ -39,6 +39,8 @@
 #include "../test/lib/ossl.h"
 #include "../test/lib/ccm_glue.h"
 #include "../test/lib/ossl_ccm.h"
+#include "../test/lib/ocb_mode.h"
+#include "../test/lib/ossl_ocb.h"
 
 /* OpenSSL's table-based AES: AES-NI, SSSE3 (vpaes) and PCLMULQDQ off. */
 #define TABLE_MASK "~0x200020200000000:~0"
@@ -87,6 +89,9 @@ struct job {
     uint8_t md[20];
     struct ccm_glue ccm;           /* CCM: ours through the bulk functions */
     struct ossl_ccm *occm;
+    AES_KEY ocb_ek, ocb_dk;        /* OCB: a whole message per operation */
+    struct ocb_mode ocb;
+    struct ossl_ocb *oo;
     uint8_t tag[16];
 };
 
@@ -140,6 +145,20 @@ static int op_ossl_ccm(struct job *j)
 static int op_ossl_cipher(struct job *j)
 {
     return ossl_cipher_update(j->oc, j->in, j->out, j->len);
+}
+
+/* OCB as an application sees it: nonce, the data, the tag; no AAD. */
+static int op_ocb(struct job *j)
+{
+    ocb_mode_setiv(&j->ocb, j->iv, 12, 16);
+    ocb_mode_crypt(&j->ocb, j->in, j->out, j->len, 1);
+    ocb_mode_tag(&j->ocb, j->tag, 16);
+    return 0;
+}
+
+static int op_ossl_ocb(struct job *j)
+{
+    return ossl_ocb_message(j->oo, j->iv, NULL, 0, j->in, j->out, j->len, j->tag);
 }
 
 /* SHA-1 as tcrypt times it: init, len/update updates, final. */
@@ -240,6 +259,8 @@ static const struct bmode bmodes[] = {
     { "lrw-enc", "LRW encrypt", NULL, 1, op_lrw },
     { "ccm-enc", "CCM encrypt (12-byte nonce, no AAD, 16-byte tag)", "ccm", 1, op_ccm },
     { "ccm-dec", "CCM decrypt (12-byte nonce, no AAD, 16-byte tag)", "ccm", 0, op_ccm },
+    /* Only for entries with OCB bulk functions (aesni_ocb_encrypt). */
+    { "ocb-enc", "OCB encrypt (12-byte nonce, 16-byte tag, whole message)", "ocb", 1, op_ocb },
 };
 #define N_BMODES (sizeof(bmodes) / sizeof(bmodes[0]))
 
@@ -343,6 +364,12 @@ static void ours_setup(struct job *j, const struct bmode *m,
         rc = casm_aes_xts_set_key_with(&j->xk, impl, key, bits);
     else if (m->ours == op_lrw)
         rc = casm_aes_lrw_set_key_with(&j->lk, impl, key, bits);
+    else if (m->ours == op_ocb) {
+        rc = impl->set_encrypt_key(key, bits, &j->ocb_ek) |
+             impl->set_decrypt_key(key, bits, &j->ocb_dk);
+        ocb_mode_init(&j->ocb, &j->ocb_ek, &j->ocb_dk, impl->encrypt,
+                      impl->decrypt, impl->ocb_enc, impl->ocb_dec);
+    }
     else
         rc = casm_aes_set_key_with(&j->k, impl, key, bits);
     if (rc != 0)
@@ -374,9 +401,21 @@ static void ossl_setup(struct job *j, struct ossl_cipher *oc,
         }
         if (ossl_ccm_init(occm, bits, m->enc, key, CCM_NONCE, CCM_TAG) != 0)
             die("OpenSSL CCM: %s", ossl_ccm_error());
-    } else if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0) {
-        die("%s", ossl_error());
+        return;
     }
+    memcpy(j->iv, iv, 16);
+    if (m->ours == op_ocb) {
+        static struct ossl_ocb *oo;
+        if (oo == NULL && (oo = ossl_ocb_new()) == NULL)
+            die("%s", ossl_ocb_error());
+        j->op = op_ossl_ocb;
+        j->oo = oo;
+        if (ossl_ocb_init(oo, bits, m->enc, key, 12, 16) != 0)
+            die("%s", ossl_ocb_error());
+        return;
+    }
+    if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0)
+        die("%s", ossl_error());
 }
 
 /*
@@ -406,7 +445,8 @@ static void verify(const struct bmode *m, const struct casm_aes_impl *impl,
                 bits, len);
         if (ref.op(&ref) != 0)
             die("%s %s AES-%d: %s", ref_name, m->title, bits,
-                m->ours == op_ccm ? ossl_ccm_error() : ossl_error());
+                m->ours == op_ccm ? ossl_ccm_error() :
+                m->ours == op_ocb ? ossl_ocb_error() : ossl_error());
         if (memcmp(buf_out, buf_ref, len) != 0) {
             size_t i = 0;
             while (buf_out[i] == buf_ref[i])
@@ -460,6 +500,8 @@ static void child_aes(const char *impl_name, const char *ossl_label)
         int nbits;
         const int *bits = key_sizes(m, &nbits);
         if (!selected(m->name) || (impl_name == NULL && m->evp == NULL))
+            continue;
+        if (m->ours == op_ocb && (impl_name == NULL || impl->ocb_enc == NULL))
             continue;
         for (int b = 0; b < nbits; b++) {
             for (size_t s = 0; s < N_AES_SIZES; s++) {
@@ -817,7 +859,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: bench [--quick] [--csv FILE] [--mode NAME]...\n"
-            "modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc ccm-enc ccm-dec sha1 "
+            "modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc ccm-enc ccm-dec "
+            "ocb-enc sha1 "
             "(a prefix before '-' selects all, e.g. cbc)\n");
     exit(2);
 }

@@ -60,6 +60,14 @@ void aesni_ccm64_decrypt_blocks(const unsigned char *in, unsigned char *out,
                                 size_t blocks, const void *key,
                                 const unsigned char ivec[16],
                                 unsigned char cmac[16]);
+void aesni_ocb_encrypt(const unsigned char *in, unsigned char *out,
+                       size_t blocks, const void *key, size_t start_block_num,
+                       unsigned char offset_i[16], const unsigned char L_[][16],
+                       unsigned char checksum[16]);
+void aesni_ocb_decrypt(const unsigned char *in, unsigned char *out,
+                       size_t blocks, const void *key, size_t start_block_num,
+                       unsigned char offset_i[16], const unsigned char L_[][16],
+                       unsigned char checksum[16]);
 
 static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
@@ -77,6 +85,8 @@ static const struct casm_aes_impl aes_aesni = {
     .xts_dec = aesni_xts_decrypt,
     .ccm64_enc = aesni_ccm64_encrypt_blocks,
     .ccm64_dec = aesni_ccm64_decrypt_blocks,
+    .ocb_enc = aesni_ocb_encrypt,
+    .ocb_dec = aesni_ocb_decrypt,
 };
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
@@ -114,6 +124,17 @@ void aesni_xts_encrypt_vaes256(const unsigned char *in, unsigned char *out,
 void aesni_xts_decrypt_vaes256(const unsigned char *in, unsigned char *out,
                               size_t len, const void *key1, const void *key2,
                               const unsigned char iv[16]);
+/* OCB has a ymm width only (aesni-x86_64/ocb.pl). */
+void aesni_ocb_encrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t blocks, const void *key,
+                               size_t start_block_num, unsigned char offset_i[16],
+                               const unsigned char L_[][16],
+                               unsigned char checksum[16]);
+void aesni_ocb_decrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t blocks, const void *key,
+                               size_t start_block_num, unsigned char offset_i[16],
+                               const unsigned char L_[][16],
+                               unsigned char checksum[16]);
 
 static const struct casm_aes_impl aes_aesni_vaes512 = {
     .name = "aesni_vaes512",
@@ -150,6 +171,8 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .xts_dec = aesni_xts_decrypt_vaes256,
     .ccm64_enc = aesni_ccm64_encrypt_blocks,
     .ccm64_dec = aesni_ccm64_decrypt_blocks,
+    .ocb_enc = aesni_ocb_encrypt_vaes256,
+    .ocb_dec = aesni_ocb_decrypt_vaes256,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else

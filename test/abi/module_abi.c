@@ -14,6 +14,7 @@
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "../lib/tap.h"
+#include "../lib/ocb_model.h"
 
 /* Deterministic bytes: the input does not matter, only that it is fixed. */
 static void fill(unsigned char *p, size_t n, uint32_t seed)
@@ -222,6 +223,71 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
     check_ccm(label, im, ek, ref_e);
 }
 
+/* fn(args) through the unwind checker alone (a SKIP where it cannot run). */
+static void unwind_only(const char *label, const char *what, const void *fn,
+                        const uint64_t *args, int nargs)
+{
+    char err[512];
+#ifndef _WIN32
+    const char *why = NULL;
+    if (!unwind_check_available(&why)) {
+        tap_skip(why, "%s%s: unwind check", label, what);
+        return;
+    }
+#endif
+    struct unwind_stats st = { 0, 0 };
+    int rc = unwind_check(fn, args, nargs, &st, err, sizeof(err));
+    if (!tap_ok(rc == 0 && st.steps > 0,
+                "%s%s: unwinds correctly at each of %lu instructions", label,
+                what, st.steps))
+        tap_diag("%s", err);
+    total_steps += st.steps;
+}
+
+/*
+ * OCB bulk functions: 31 blocks from block 5 (where VAES runs: a head of
+ * 12 in xmm, one ymm group of 16, then 3; else xmm groups of 8, 8, 8, 4, 2
+ * and 1), so ntz(i) reaches 5, against the C model.  offset_i and checksum are
+ * read and written, so they are reset before each of the two calls (ABI
+ * checker, then unwind checker); the bytes are compared after the first.
+ */
+static void check_ocb(const char *label, const struct casm_aes_impl *im,
+                      const AES_KEY *ek, const AES_KEY *dk,
+                      const AES_KEY *ref_e, const AES_KEY *ref_d)
+{
+    enum { BLOCKS = 31, START = 5 };
+    static unsigned char in[BLOCKS * 16 + 1], out[BLOCKS * 16], want[BLOCKS * 16];
+    static unsigned char l[6][16];
+    unsigned char off[16], sum[16], off_w[16], sum_w[16];
+    char what[96], err[512];
+    uint64_t ret;
+    fill(in, sizeof(in), 31);
+    fill(&l[0][0], sizeof(l), 37);
+    for (int enc = 1; enc >= 0; enc--) {
+        fill(off_w, 16, 41);
+        fill(sum_w, 16, 43);
+        ocb_model_bulk(in + 1, want, BLOCKS, enc ? ref_e : ref_d,
+                       (ocb_model_cipher_f)(enc ? aes_c_encrypt : aes_c_decrypt),
+                       enc, START, off_w, (const unsigned char (*)[16])l, sum_w);
+        fill(off, 16, 41);
+        fill(sum, 16, 43);
+        uint64_t a[8] = { U(in + 1), U(out), BLOCKS, U(enc ? ek : dk), START,
+                          U(off), U(l), U(sum) };
+        const void *fn = (const void *)(enc ? im->ocb_enc : im->ocb_dec);
+        snprintf(what, sizeof(what), "aes %s ocb %s (%d blocks from block %d)",
+                 im->name, enc ? "encrypt" : "decrypt", BLOCKS, START);
+        int rc = abi_call(fn, a, 8, &ret, err, sizeof(err));
+        if (!tap_ok(rc == 0 && memcmp(out, want, sizeof(want)) == 0 &&
+                    memcmp(off, off_w, 16) == 0 && memcmp(sum, sum_w, 16) == 0,
+                    "%s%s: callee-saved state kept, bytes, offset and checksum "
+                    "as the C model's", label, what))
+            tap_diag("%s", rc ? err : "output, offset_i or checksum differs from the model");
+        fill(off, 16, 41);
+        fill(sum, 16, 43);
+        unwind_only(label, what, fn, a, 8);
+    }
+}
+
 /*
  * One AES implementation: its key schedules, block functions and CBC,
  * each through both checkers, and the bytes compared with the C AES.
@@ -261,6 +327,8 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
         tap_ok(memcmp(out, want, 16) == 0, "%s%s gives the C AES's block", label, what);
     }
     check_aes_bulk(label, im, &ek, &dk, &ref_e, &ref_d);
+    if (im->ocb_enc != NULL && im->ocb_dec != NULL)
+        check_ocb(label, im, &ek, &dk, &ref_e, &ref_d);
     if (im->cbc == NULL)
         return;
     for (int run = 0; run < 4; run++) {

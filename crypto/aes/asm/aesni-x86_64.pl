@@ -8,6 +8,7 @@
 #   aesni_ctr32_encrypt_blocks                      32-bit BE counter
 #   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
 #   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (aesni-x86_64/ccm.pl)
+#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (aesni-x86_64/ocb.pl)
 #
 #   perl crypto/aes/asm/aesni-x86_64.pl FLAVOUR OUTPUT
 #
@@ -43,6 +44,7 @@ use X64::Module;
 
 require "$FindBin::Bin/aesni-x86_64/vaes.pl";
 require "$FindBin::Bin/aesni-x86_64/ccm.pl";
+require "$FindBin::Bin/aesni-x86_64/ocb.pl";
 
 X64::Module::pipe_output(@ARGV);
 
@@ -721,5 +723,6 @@ ___
 }
 
 print ccm64_functions();
+print ocb_functions();
 
 X64::Module::finish();
