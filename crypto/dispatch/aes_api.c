@@ -4,9 +4,11 @@
  * families; every mode then runs with that implementation's functions,
  * using its bulk hooks where it has them and the generic modes otherwise.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "impl.h"
+#include "modes/block_util.h"
 
 int casm_aes_set_key_with(CASM_AES_KEY *k, const struct casm_aes_impl *impl,
                           const unsigned char *key, int bits)
@@ -86,6 +88,23 @@ int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
         return CASM_ERR_LENGTH;
 
     const struct casm_aes_impl *impl = k->impl;
+    /*
+     * Whole blocks from a block boundary that do not carry out of the low
+     * 32 bits of the counter: one ctr32 call, and the counter word stored
+     * alone (the ctr32 code loads the rest of the block separately, so
+     * the next call's loads are forwarded from this store).  Partial
+     * blocks, key stream left in ecount and the carry into the upper 96
+     * bits take the general mode below.
+     */
+    if (*num == 0 && len % 16 == 0 && impl->ctr32 != NULL) {
+        uint32_t low = load_be32(counter + 12);
+        size_t blocks = len / 16;
+        if (blocks <= UINT32_MAX - low) {
+            impl->ctr32(in, out, blocks, &k->enc, counter);
+            store_be32(counter + 12, low + (uint32_t)blocks);
+            return 0;
+        }
+    }
     if (impl->ctr32 != NULL)
         CRYPTO_ctr128_encrypt_ctr32(in, out, len, &k->enc, counter, ecount,
                                     num, impl->ctr32);

@@ -476,19 +476,44 @@ ___
 # r8 ivec (not written).  Round 0 is applied to the counter block once:
 # $base = ivec ^ K0, and each block only replaces the last word with
 # bswap(counter) ^ K0[3], computed in a 32-bit register so it wraps.
-# The XOR with the input rides in the aesenclast key.
+# The XOR with the input rides in the aesenclast key.  Only bytes 0-11 of
+# ivec are loaded as a vector: callers (CRYPTO_ctr128_encrypt_ctr32, the
+# casm API) store the counter word alone, and a 16-byte load spanning that
+# 4-byte store cannot be forwarded from it, so it would wait for the store
+# to retire, which serialises consecutive short calls on this call's AES.
+# A single block (the short-message case) has its own path: the counter
+# block is ivec itself, read in the same three pieces, and none of the
+# per-block counter arithmetic is needed.
 for my $fv (@{ vaes_variants('aesni_ctr32_encrypt_blocks') }) {
     my ($name, $variant, $head) = @$fv;
     my %W = map { $_ => ".L${name}_w$_" } 512, 256;
     my ($tk, $k0, $kl, $base, $u) = map { "%xmm$_" } 8 .. 12;
+    my $x = $b[0];
     my $t = <<___;
 
 $head.function $name, args=5, xmm=6-15
+	cmp	\$1,%rdx
+	jne	.L${name}_blocks
+${\ key_setup('%rcx', '%r10d', '%r11') }	movq	(%r8),$x
+	pinsrd	\$2,8(%r8),$x
+	pinsrd	\$3,12(%r8),$x
+	movups	(%rcx),$tk
+	pxor	$tk,$x
+${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	movdqu	(%rdi),$u
+	movups	(%r11),$tk
+	pxor	$tk,$u
+	aesenclast	$u,$x
+	movdqu	$x,(%rsi)
+	pxor	$tk,$tk
+	pxor	$u,$u
+	.return
+.L${name}_blocks:
 	test	%rdx,%rdx
 	jz	.L${name}_ret
 ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
-	movdqu	(%r8),$base
+	movq	(%r8),$base
+	pinsrd	\$2,8(%r8),$base		# dword 3 is set per block
 	pxor	$k0,$base
 	mov	12(%r8),%r9d
 	bswap	%r9d				# the counter
