@@ -34,6 +34,22 @@ const char *casm_aes_key_impl(const CASM_AES_KEY *k)
     return k != NULL && k->impl != NULL ? k->impl->name : NULL;
 }
 
+/*
+ * The fallbacks of the modes live in functions of their own, reached by a
+ * tail call, so the paths through an implementation's bulk routine (every
+ * short message on an AES-NI machine) need no saved registers: a 16-byte
+ * call is a few dozen instructions, and the wrapper's part of them matters.
+ */
+__attribute__((noinline))
+static int ecb_by_blocks(block128_f block, const AES_KEY *ks,
+                         const unsigned char *in, unsigned char *out,
+                         size_t len)
+{
+    for (size_t i = 0; i < len; i += 16)
+        block(in + i, out + i, ks);
+    return 0;
+}
+
 int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, int enc)
 {
@@ -48,10 +64,8 @@ int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
         impl->ecb(in, out, len, ks, enc);
         return 0;
     }
-    block128_f block = enc ? impl->encrypt : impl->decrypt;
-    for (size_t i = 0; i < len; i += 16)
-        block(in + i, out + i, ks);
-    return 0;
+    return ecb_by_blocks(enc ? impl->encrypt : impl->decrypt, ks, in, out,
+                         len);
 }
 
 int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
@@ -134,6 +148,22 @@ int casm_aes_xts_set_key(CASM_AES_XTS_KEY *k, const unsigned char *key,
     return casm_aes_xts_set_key_with(k, casm_aes_best(), key, bits);
 }
 
+__attribute__((noinline))
+static int xts_by_blocks(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
+                         const unsigned char *in, unsigned char *out,
+                         size_t len, int enc)
+{
+    const struct casm_aes_impl *impl = k->data.impl;
+    const XTS128_CONTEXT ctx = {
+        .key1 = (void *)(enc ? &k->data.enc : &k->data.dec),
+        .key2 = (void *)&k->tweak.enc,
+        .block1 = enc ? impl->encrypt : impl->decrypt,
+        .block2 = impl->encrypt,
+    };
+    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, enc);
+    return 0;
+}
+
 int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
@@ -150,14 +180,7 @@ int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
         bulk(in, out, len, enc ? &k->data.enc : &k->data.dec, &k->tweak.enc, iv);
         return 0;
     }
-    const XTS128_CONTEXT ctx = {
-        .key1 = (void *)(enc ? &k->data.enc : &k->data.dec),
-        .key2 = (void *)&k->tweak.enc,
-        .block1 = enc ? impl->encrypt : impl->decrypt,
-        .block2 = impl->encrypt,
-    };
-    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, enc);
-    return 0;
+    return xts_by_blocks(k, iv, in, out, len, enc);
 }
 
 int casm_aes_lrw_set_key_with(CASM_AES_LRW_KEY *k,

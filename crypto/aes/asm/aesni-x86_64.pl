@@ -246,11 +246,12 @@ ___
 # ---------------------------------------------------------------------------
 # ECB, CBC and CTR32 come in three functions each: OpenSSL's name, which
 # chooses a VAES width at run time (vaes_select), and NAME_vaes512 /
-# NAME_vaes256, hidden, which always take that width, so the tests reach
-# each one directly.  All three finish on the xmm code below.
+# NAME_vaes256, hidden, which take that width without looking at the CPU,
+# so the tests reach each one directly.  All three finish on the xmm code
+# below, and all three start there for inputs shorter than:
 #
-# Shortest input (bytes for ECB/CBC, blocks for CTR) for which the
-# dispatching functions leave the xmm code.
+# Shortest input (bytes for ECB/CBC/XTS, blocks for CTR) for which the
+# functions leave the xmm code.
 our %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4, xts => 64);
 
 sub vaes_variants {
@@ -353,10 +354,12 @@ ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	test	%rdx,%rdx
 	jz	.L${name}_enc_partial
 
-	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.
+	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.  K0
+	# goes in first: the iv arrives last (from the previous call's store
+	# when calls are chained), so only one XOR stands between it and AES.
 	movdqu	(%rdi),$x
-	pxor	$iv,$x
 	pxor	$k0,$x
+	pxor	$iv,$x
 	sub	\$16,%rdx
 	jz	.L${name}_enc_last
 .align	16
@@ -391,8 +394,8 @@ ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
 	cmp	%r9,%rax
 	jb	.L${name}_enc_copy
 	movdqa	(%rsp),$x
-	pxor	$iv,$x
 	pxor	$k0,$x
+	pxor	$iv,$x
 ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
 	movdqu	$x,(%rsi)
 	movdqa	$x,$iv
