@@ -91,6 +91,23 @@ int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
     return 0;
 }
 
+/* CTR through the generic modes: partial blocks, pending key stream. */
+__attribute__((noinline))
+static int ctr_general(const CASM_AES_KEY *k, const unsigned char *in,
+                       unsigned char *out, size_t len,
+                       unsigned char counter[16], unsigned char ecount[16],
+                       unsigned int *num)
+{
+    const struct casm_aes_impl *impl = k->impl;
+    if (impl->ctr32 != NULL)
+        CRYPTO_ctr128_encrypt_ctr32(in, out, len, &k->enc, counter, ecount,
+                                    num, impl->ctr32);
+    else
+        CRYPTO_ctr128_encrypt(in, out, len, &k->enc, counter, ecount, num,
+                              impl->encrypt);
+    return 0;
+}
+
 int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, unsigned char counter[16],
                  unsigned char ecount[16], unsigned int *num)
@@ -101,31 +118,25 @@ int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
     if (*num >= 16)
         return CASM_ERR_LENGTH;
 
-    const struct casm_aes_impl *impl = k->impl;
     /*
      * Whole blocks from a block boundary that do not carry out of the low
      * 32 bits of the counter: one ctr32 call, and the counter word stored
      * alone (the ctr32 code loads the rest of the block separately, so
      * the next call's loads are forwarded from this store).  Partial
      * blocks, key stream left in ecount and the carry into the upper 96
-     * bits take the general mode below.
+     * bits take the general path.
      */
-    if (*num == 0 && len % 16 == 0 && impl->ctr32 != NULL) {
+    ctr128_f ctr32 = k->impl->ctr32;
+    if (*num == 0 && len % 16 == 0 && ctr32 != NULL) {
         uint32_t low = load_be32(counter + 12);
         size_t blocks = len / 16;
         if (blocks <= UINT32_MAX - low) {
-            impl->ctr32(in, out, blocks, &k->enc, counter);
+            ctr32(in, out, blocks, &k->enc, counter);
             store_be32(counter + 12, low + (uint32_t)blocks);
             return 0;
         }
     }
-    if (impl->ctr32 != NULL)
-        CRYPTO_ctr128_encrypt_ctr32(in, out, len, &k->enc, counter, ecount,
-                                    num, impl->ctr32);
-    else
-        CRYPTO_ctr128_encrypt(in, out, len, &k->enc, counter, ecount, num,
-                              impl->encrypt);
-    return 0;
+    return ctr_general(k, in, out, len, counter, ecount, num);
 }
 
 int casm_aes_xts_set_key_with(CASM_AES_XTS_KEY *k,
