@@ -631,6 +631,8 @@ $head.function $name, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
 	movdqu	(%r9),$T
 ${\ one_block('enc', '%r8', $T, $tk, '%r10d', '%r11') }${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
+	cmp	\$16,%rdx			# one block: no tweak to make, no stealing
+	je	${\ $L->('one') }
 	movdqa	.Laesni_xts_mask(%rip),$mask
 	mov	%rdx,%r9
 	and	\$15,%r9			# b, the partial block
@@ -728,6 +730,7 @@ ${\ $block->('(%rsi)', '(%rsi)', $T) }
 ___
         }
         $t .= "\tjmp\t${\ $L->('done') }\n";
+        $t .= $L->('one') . ":\n" . $block->('(%rdi)', '(%rsi)', $T) . "\tjmp\t${\ $L->('done') }\n";
         $t .= "$W{$_}:\n" . vaes_xts_bulk(vaes_width($_), $dir, $L->('x')) for vaes_widths($variant);
         $t .= <<___;
 ${\ $L->('done') }:
