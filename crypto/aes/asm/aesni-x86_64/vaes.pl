@@ -57,8 +57,8 @@ sub vaes_cap_test {
 # else ymm, else the xmm code, and for 512 or 256 to that width.  The
 # fixed widths keep the threshold because they are what the dispatching
 # API calls on a VAES machine: at 16 bytes the wide set-up (broadcasts,
-# XTS tweak vectors, vzeroupper) cost ECB, CBC decryption and XTS
-# 1.5-2.6x the xmm time (measured on Zen 3).  $L->{512}/$L->{256} are
+# XTS tweak vectors, vzeroupper) made ECB, CBC decryption and XTS take
+# 1.2-1.4x the xmm time (Zen 3, same process).  $L->{512}/$L->{256} are
 # the wide sections' labels; @extra names capabilities a mode needs on
 # top of the width's own.
 sub vaes_select {
