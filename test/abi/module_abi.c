@@ -289,6 +289,44 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
 }
 
 /*
+ * The single-block entries of the CTR32 and XTS hooks (the short-message
+ * paths, which leave the function by their own epilogue): one block, one
+ * 16-byte XTS message each way, against the C AES.
+ */
+static void check_aes_one_block(const char *label,
+                                const struct casm_aes_impl *im,
+                                const AES_KEY *ek, const AES_KEY *dk,
+                                const AES_KEY *ref_e, const AES_KEY *ref_d)
+{
+    static unsigned char in[17], out[16], want[16], ctr[16], iv[16];
+    char what[96];
+    fill(in, sizeof(in), 31);
+    fill(ctr, 16, 37);
+    fill(iv, 16, 41);
+    if (im->ctr32 != NULL) {
+        aes_c_encrypt(ctr, want, ref_e);
+        for (int j = 0; j < 16; j++)
+            want[j] ^= in[1 + j];
+        uint64_t a[5] = { U(in + 1), U(out), 1, U(ek), U(ctr) };
+        snprintf(what, sizeof(what), "aes %s ctr32 (one block)", im->name);
+        check_bytes(label, what, (const void *)im->ctr32, a, 5, out, want, 16);
+    }
+    if (im->xts_enc != NULL && im->xts_dec != NULL) {
+        for (int enc = 1; enc >= 0; enc--) {
+            XTS128_CONTEXT ctx = { (void *)(enc ? ref_e : ref_d), (void *)ref_e,
+                                   (block128_f)(enc ? aes_c_encrypt : aes_c_decrypt),
+                                   (block128_f)aes_c_encrypt };
+            CRYPTO_xts128_encrypt(&ctx, iv, in + 1, want, 16, enc);
+            uint64_t a[6] = { U(in + 1), U(out), 16, U(enc ? ek : dk), U(ek), U(iv) };
+            snprintf(what, sizeof(what), "aes %s xts %s (one block)", im->name,
+                     enc ? "encrypt" : "decrypt");
+            check_bytes(label, what, (const void *)(enc ? im->xts_enc : im->xts_dec),
+                        a, 6, out, want, 16);
+        }
+    }
+}
+
+/*
  * One AES implementation: its key schedules, block functions and CBC,
  * each through both checkers, and the bytes compared with the C AES.
  * unwind_check runs the call again, so inputs are never overwritten.
@@ -329,6 +367,7 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
     check_aes_bulk(label, im, &ek, &dk, &ref_e, &ref_d);
     if (im->ocb_enc != NULL && im->ocb_dec != NULL)
         check_ocb(label, im, &ek, &dk, &ref_e, &ref_d);
+    check_aes_one_block(label, im, &ek, &dk, &ref_e, &ref_d);
     if (im->cbc == NULL)
         return;
     for (int run = 0; run < 4; run++) {
