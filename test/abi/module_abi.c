@@ -223,27 +223,6 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
     check_ccm(label, im, ek, ref_e);
 }
 
-/* fn(args) through the unwind checker alone (a SKIP where it cannot run). */
-static void unwind_only(const char *label, const char *what, const void *fn,
-                        const uint64_t *args, int nargs)
-{
-    char err[512];
-#ifndef _WIN32
-    const char *why = NULL;
-    if (!unwind_check_available(&why)) {
-        tap_skip(why, "%s%s: unwind check", label, what);
-        return;
-    }
-#endif
-    struct unwind_stats st = { 0, 0 };
-    int rc = unwind_check(fn, args, nargs, &st, err, sizeof(err));
-    if (!tap_ok(rc == 0 && st.steps > 0,
-                "%s%s: unwinds correctly at each of %lu instructions", label,
-                what, st.steps))
-        tap_diag("%s", err);
-    total_steps += st.steps;
-}
-
 /*
  * OCB bulk functions: 31 blocks from block 5 (where VAES runs: a head of
  * 12 in xmm, one ymm group of 16, then 3; else xmm groups of 8, 8, 8, 4, 2
@@ -284,7 +263,7 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
             tap_diag("%s", rc ? err : "output, offset_i or checksum differs from the model");
         fill(off, 16, 41);
         fill(sum, 16, 43);
-        unwind_only(label, what, fn, a, 8);
+        check_unwind(label, what, fn, a, 8);
     }
 }
 
