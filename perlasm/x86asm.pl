@@ -95,6 +95,9 @@ sub data_word        { prog()->data(4, @_) }
 sub rodata           { prog()->section('rodata') }
 sub text             { prog()->section('text') }
 sub picmeup          { prog()->picmeup(@_) }
+sub hidden           { prog()->hidden($_) for @_ }
+sub switch_stack     { prog()->switch_stack(@_) }
+sub restore_stack    { prog()->restore_stack(@_) }
 sub wparam           { prog()->wparam(@_) }
 sub swtmp            { X86::Operand::memory(4, 4 * $_[0], 'esp') }
 sub stack_push       { prog()->insn('sub', 'esp', 4 * $_[0]) }
