@@ -46,7 +46,7 @@ $(M32)/gen/aes-586-%.s: $(AES586_PL) $(PERLASM_X86)
 	$(PERL) $< elf $(AES586_FLAGS_$*) $@
 $(M32)/gen/aes-586-%.o: $(M32)/gen/aes-586-%.s
 	as --32 --fatal-warnings -o $@ $<
-.PRECIOUS: $(M32)/gen/aes-586-%.s $(M32)/gen/aes-586-%.o
+.PRECIOUS: $(M32)/gen/aes-586-%.s $(M32)/gen/aes-586-%.o $(M32)/obj/%.o
 
 $(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o
 	@mkdir -p $(@D)
@@ -77,3 +77,8 @@ tests: $(BUILD)/test/aes586/aes586_diff64
 ifneq ($(wildcard $(shell $(M32_CC) -print-libgcc-file-name 2>/dev/null)),)
 tests: m32
 endif
+
+# Code size per variant for `make bench` (objects only: GNU as is enough).
+AES586_SIZE_VARIANTS := small unrolled small-386 unrolled-386
+AES586_SIZE_ARGS := $(foreach v,$(AES586_SIZE_VARIANTS),$(v)=$(M32)/gen/aes-586-$(v).o)
+bench: $(foreach v,$(AES586_SIZE_VARIANTS),$(M32)/gen/aes-586-$(v).o)

@@ -97,28 +97,79 @@ my %F = (sse => 24, spare => 28, in => 32, out => 36, len => 40, key => 44, ivec
 
 # ----------------------------------------------------- byte-wise rounds
 # A round reads byte b of source word i = j + dir*b for output word j
-# (dir 1 encryption: ShiftRows left; -1 decryption).  Each output uses one
-# byte of every state word, so at output 3 every state register is dead
-# after its byte and can be shifted in place; earlier, a byte is copied
-# to edi.  A register whose low half is used up is shifted right by 16
-# once, so its high bytes come out with movzbl too.
-my @shifted;
+# (dir 1 encryption: ShiftRows left; -1 decryption), so each output uses
+# one byte of every state word.  Bytes 0 and 1 of eax..edx come out in one
+# movzbl (%al, %ah); a byte elsewhere costs a copy and shifts.  So each
+# state register may be rotated (ror, one instruction) between its uses to
+# bring the next byte low, planned per register by a small search over the
+# four rotations; at the last output every register dies and is shifted
+# in place.  The order of the outputs is searched too (24 orders).
+my @rot;          # current rotation of each state register, in bytes
 
-sub uses_left {
-    my ($dir, $i, $j) = @_;
-    return map { my $jj = $_; grep { (($jj + $dir * $_) & 3) == $i } 0 .. 3 } $j .. 3;
+# Instructions to get byte at position $pos out: (not last use, last use).
+sub extract_cost {
+    my ($pos, $last) = @_;
+    return 1 if $pos < 2;
+    return $last ? 1 : 2 if $pos == 3;          # shr $24 (on a copy)
+    return $last ? 2 : 3;                       # shr $16, movzbl / and
 }
 
-# Byte b of state word i into an index register; returns the register.
-sub extract {
-    my ($dir, $i, $b, $j) = @_;
-    my $last = $j == 3;
-    my $pos = $b - $shifted[$i];
-    if ($pos >= 2 && $OPT{movzbl} && !$last && !grep { $_ < 2 } uses_left($dir, $i, $j)) {
-        &shr($S[$i], 16);
-        $shifted[$i] = 2;
-        $pos -= 2;
+# Cheapest rotations before each of a register's uses (byte list @b, the
+# last one at the last output): returns (cost, [rotation before use k]).
+sub plan_register {
+    my (@b) = @_;
+    my %best = (0 => [0, []]);
+    for my $k (0 .. $#b) {
+        my %next;
+        for my $r (sort keys %best) {
+            for my $d (0 .. 3) {
+                next if $d && !$OPT{movzbl};
+                my $nr = ($r + $d) & 3;
+                my $c = $best{$r}[0] + ($d ? 1 : 0) + extract_cost(($b[$k] - $nr) & 3, $k == $#b);
+                $next{$nr} = [$c, [ @{ $best{$r}[1] }, $d ]] if !$next{$nr} || $c < $next{$nr}[0];
+            }
+        }
+        %best = %next;
     }
+    my ($min) = sort { $a->[0] <=> $b->[0] || "@{$a->[1]}" cmp "@{$b->[1]}" } values %best;
+    return @$min;
+}
+
+sub permutations {
+    my (@x) = @_;
+    return ([]) unless @x;
+    return map { my $i = $_; map { [ $x[$i], @$_ ] } permutations(@x[ grep { $_ != $i } 0 .. $#x ]) } 0 .. $#x;
+}
+
+# The output order and, per state register, the rotation before each use.
+my %PLAN;
+sub round_plan {
+    my ($dir) = @_;
+    return $PLAN{$dir} //= do {
+        my $best;
+        for my $order (permutations(0 .. 3)) {
+            my ($cost, %rot) = (0);
+            for my $i (0 .. 3) {
+                my @b = map { ($i - $_) * $dir & 3 } @$order;   # byte of s_i used by output j
+                my ($c, $plan) = plan_register(@b);
+                $cost += $c;
+                $rot{$i} = $plan;
+            }
+            $best = { cost => $cost, order => $order, rot => \%rot } if !$best || $cost < $best->{cost};
+        }
+        $best;
+    };
+}
+
+# Byte b of state word i into an index register, after rotating it by
+# $d bytes; returns the register.
+sub extract {
+    my ($i, $b, $d, $last) = @_;
+    if ($d) {
+        &ror($S[$i], 8 * $d);
+        $rot[$i] = ($rot[$i] + $d) & 3;
+    }
+    my $pos = ($b - $rot[$i]) & 3;
     if ($pos == 3) {
         my $r = $last ? $S[$i] : "edi";
         &mov($r, $S[$i]) unless $last;
@@ -142,23 +193,29 @@ sub extract {
 }
 
 # One SubBytes+ShiftRows pass: $lookup->(INDEX_REG, b) adds byte b's
-# contribution to esi.  Outputs 0..2 go to scratch T0..T2, output 3 stays
-# in esi.
+# contribution to esi.  The first three outputs go to scratch T0..T3,
+# the last stays in esi; returns the last one's column.
 sub byte_round {
     my ($dir, $lookup) = @_;
-    @shifted = (0) x 4;
-    for my $j (0 .. 3) {
+    my $plan = round_plan($dir);
+    my @order = @{ $plan->{order} };
+    @rot = (0) x 4;
+    for my $k (0 .. 3) {
+        my $j = $order[$k];
         for my $b (0 .. 3) {
             my $i = ($j + $dir * $b) & 3;
-            $lookup->(extract($dir, $i, $b, $j), $b);
+            $lookup->(extract($i, $b, $plan->{rot}{$i}[$k], $k == 3), $b);
         }
-        &mov(scratch($SLOT{t} + 4 * $j), "esi") if $j < 3;
+        &mov(scratch($SLOT{t} + 4 * $j), "esi") if $k < 3;
     }
+    return $order[3];
 }
 
+# The round's outputs into eax..edx; $last is the one still in esi.
 sub state_from_scratch {
-    &mov("edx", "esi");
-    &mov($S[$_], scratch($SLOT{t} + 4 * $_)) for 0 .. 2;
+    my ($last) = @_;
+    &mov($S[$last], "esi");
+    &mov($S[$_], scratch($SLOT{t} + 4 * $_)) for grep { $_ != $last } 0 .. 3;
 }
 
 # T-table lookup: byte b's column is the entry at byte offset (4-b)&3.
@@ -260,20 +317,18 @@ sub inv_pre_mmx {
 my %BODY;
 $BODY{full} = sub {
     my ($dir) = @_;
-    byte_round($dir, \&t_lookup);
-    state_from_scratch();
+    state_from_scratch(byte_round($dir, \&t_lookup));
 };
 $BODY{compact} = sub {
     my ($dir) = @_;
-    byte_round($dir, s_lookup(0));
-    state_from_scratch();
+    state_from_scratch(byte_round($dir, s_lookup(0)));
     if ($dir < 0) { inv_pre_int($_) for @S }
     mix_int($_) for @S;
 };
 $BODY{sse} = sub {
     my ($dir) = @_;
-    byte_round($dir, s_lookup(0));
-    &mov(scratch($SLOT{t} + 12), "esi");
+    my $last = byte_round($dir, s_lookup(0));
+    &mov(scratch($SLOT{t} + 4 * $last), "esi");
     &movq("mm0", scratch($SLOT{t}));
     &movq("mm1", scratch($SLOT{t} + 8));
     if ($dir < 0) { inv_pre_mmx("mm0", "mm2", "mm3"); inv_pre_mmx("mm1", "mm4", "mm5") }
@@ -349,8 +404,8 @@ sub block_function {
         &movq("mm7", &QWP($TAB{c1b} - $TAB{ $dir > 0 ? 'sbox' : 'isbox' }, "ebp")) if $path eq 'sse';
     }
     my $last = $path eq 'full'
-        ? sub { byte_round($dir, s_lookup(2048)); state_from_scratch() }
-        : sub { byte_round($dir, s_lookup(0)); state_from_scratch() };
+        ? sub { state_from_scratch(byte_round($dir, s_lookup(2048))) }
+        : sub { state_from_scratch(byte_round($dir, s_lookup(0))) };
     all_rounds(sub { $BODY{$path}->($dir) }, $last);
     &ret();
     &function_end_B($name);
