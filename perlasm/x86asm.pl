@@ -11,6 +11,12 @@
 # error names the module's line and exits 1 before anything is written.
 # The output is written in asm_finish, to a temporary renamed into place.
 #
+# A function named with a leading "_" is private (a local symbol, no
+# endbr32: only direct calls reach it); &hidden(NAME) keeps a global inside
+# the linked object.  &switch_stack(REG, SLOT) moves esp to REG after
+# storing the old esp at SLOT(REG), &restore_stack() moves it back; in
+# between the CFA is described as [esp+SLOT]+depth, so the CFI stays exact.
+#
 # Stages: this file (the API and the command line), X86::Operand (operand
 # checks), X86::Program (statements, labels, stack depth and CFI),
 # X86::Emit::Gas / X86::Emit::Nasm (text per flavour).

@@ -82,3 +82,5 @@ endif
 AES586_SIZE_VARIANTS := small unrolled small-386 unrolled-386
 AES586_SIZE_ARGS := $(foreach v,$(AES586_SIZE_VARIANTS),$(v)=$(M32)/gen/aes-586-$(v).o)
 bench: $(foreach v,$(AES586_SIZE_VARIANTS),$(M32)/gen/aes-586-$(v).o)
+
+-include $(shell find $(M32)/obj -name '*.d' 2>/dev/null)

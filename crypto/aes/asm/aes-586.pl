@@ -44,9 +44,53 @@
 # Key schedule as aes_core.c: little-endian words, rounds 10/12/14 at byte
 # 240, the decryption schedule that of the equivalent inverse cipher.
 #
-# Instruction choices (the founding aes-586 thread: byte extraction with
-# movzbl, shifts by 24 without a mask, tables aligned once) are switches
-# below; the figures that decided them are in crypto/aes/asm/aes-586/README.
+# Estimated speed.  32-bit code cannot be timed on these machines, so the
+# figures are llvm-mca 14 (-mtriple=i686 -mcpu=znver3) over the
+# instructions one block executes (crypto/aes/asm/aes-586/mca_block.pl:
+# the round loop repeated, or the unrolled rounds from their entry), in
+# cycles per byte, next to aes_core.c's T-table rounds built gcc -m32 -O2
+# (aes_core_{en,de}crypt_block, same helper):
+#
+#   perl crypto/aes/asm/aes-586.pl elf -fPIC [-DAES586_small_footprint=0] a.s
+#   gcc -m32 -O2 -fPIC -S -Iinclude -Icrypto -Ibuild/gen crypto/aes/aes_table.c -o c.s
+#   perl crypto/aes/asm/aes-586/mca_block.pl a.s _aes586_encrypt_full 10 > t.s
+#   llvm-mca -mtriple=i686 -mcpu=znver3 -iterations=100 t.s    # Total Cycles / 1600
+#   (C: mca_block.pl c.s aes_core_encrypt_block 10; compact paths:
+#   _aes586_{en,de}crypt_{sse,compact}; 12 and 14 rounds likewise)
+#
+#                   C      full tables       compact MMX/SSE   compact integer
+#                          small  unrolled   small  unrolled   small  unrolled
+#   AES-128 enc   15.38    7.58   6.92       11.89  11.61      18.38  17.95
+#   AES-128 dec   14.51    7.58   7.29       13.84  13.91      29.45  29.39
+#   AES-192 enc   17.31    9.01   8.14       14.19  13.95      22.03  21.70
+#   AES-192 dec   16.25    9.04   8.73       16.70  16.77      35.82  35.64
+#   AES-256 enc   19.25   10.45   9.45       16.58  16.30      25.34  25.45
+#   AES-256 dec   18.00   10.47   9.77       19.55  19.62      42.20  41.89
+#
+# So the full tables (bulk CBC) run at 1/2.22..1/1.84 of the C with the
+# unrolled rounds (the 1/1.8 target met for every key size) and at
+# 1/2.03..1/1.72 with the round loop (met for 128 and 192 bits); unrolling
+# saves 3-10% there for 2707-535 = 2172 bytes per direction (on the
+# compact paths it is within 2% either way, for 4.5-7 KB each; `make
+# bench` prints the sizes).
+# The compact paths compute MixColumns, so they are slower than C's
+# T-tables; MMX/SSE halves the integer cost of decryption.
+#
+# Instruction choices (the founding aes-586 thread), same method, AES-128
+# encryption with the full tables, unrolled:
+#   movzbl %al/%ah byte extraction (kept):  6.92; mov/shr/and: 7.89 (+14%)
+#   shr $24 without a mask (kept):          6.92; with and $0xff: 7.39 (+7%)
+#   ror to bring bytes low, weighted 3 (kept for unrolled; 1 for the loop,
+#     where it measured 7.58 against 8.14):  weight 1: 7.45, weight 2: 7.01
+#   imul $0x1b in xtime (kept): compact integer, loop, AES-128: encryption
+#     18.38 and decryption 29.45, against 18.43 and 31.45 with two lea
+#   scaled index (base+idx*8): llvm-mca's Zen 3 model charges nothing for
+#     the scale (6.92 either way); pre-scaled indices would only add shifts
+#     and masks, so the scale is kept.
+#   tables aligned once: the 4.5 KB block is aligned to 64 and every table
+#     in it has a size that is a multiple of 64 (no alignment padding).
+#   endbr32 only on the exported entries: the round functions are private
+#     and called directly (llvm-mca charges ~100 cycles for endbr32).
 use strict;
 use warnings;
 use FindBin;
@@ -60,6 +104,8 @@ our %OPT = (
     movzbl          => 1,     # bytes 0/1 by movzbl %al/%ah (0: mov, shr, and)
     mask24          => 0,     # and $0xff after shr $24 (redundant)
     imul            => 1,     # xtime's reduction by imul $0x1b (0: two lea)
+    ror_weight      => undef, # what a ror counts for when planning extraction
+                              # (default: 1 with the round loop, 3 unrolled)
     cbc_thresh      => 512,   # AES_cbc_encrypt: full tables from this length
 );
 for (@ARGV) {
@@ -67,6 +113,7 @@ for (@ARGV) {
     die "$0: unknown option AES586_$1 (known: @{[ sort keys %OPT ]})\n" unless exists $OPT{$1};
     $OPT{$1} = $2 // 1;
 }
+$OPT{ror_weight} //= $OPT{small_footprint} ? 1 : 3;
 
 our $x86only;
 # "386" may stand before or after OUTPUT.
@@ -125,7 +172,7 @@ sub plan_register {
             for my $d (0 .. 3) {
                 next if $d && !$OPT{movzbl};
                 my $nr = ($r + $d) & 3;
-                my $c = $best{$r}[0] + ($d ? 1 : 0) + extract_cost(($b[$k] - $nr) & 3, $k == $#b);
+                my $c = $best{$r}[0] + ($d ? $OPT{ror_weight} : 0) + extract_cost(($b[$k] - $nr) & 3, $k == $#b);
                 $next{$nr} = [$c, [ @{ $best{$r}[1] }, $d ]] if !$next{$nr} || $c < $next{$nr}[0];
             }
         }

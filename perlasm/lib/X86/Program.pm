@@ -279,7 +279,9 @@ sub function_begin_B {
     $self->{func} = { name => $name, labels => {}, cfa => 4, saved => {}, at_label => {},
                       dead => 0, begun => source_line() };
     $self->cfi(op => 'startproc');
-    $self->insn('endbr32');    # indirect-branch target under CET (IBT)
+    # An indirect-branch target under CET (IBT).  A private function is
+    # only reached by direct calls from this file, so it needs none.
+    $self->insn('endbr32') unless $name =~ /^_/;
 }
 
 sub function_begin {
