@@ -37,9 +37,11 @@
 #
 # Hidden, for the tests and the benchmark: aes586_{encrypt,decrypt}_full
 # (one block through the T-tables), aes586_cbc_encrypt_{full,compact}.
-# OpenSSL 3.0's aes-586 exports only the five AES_* functions (its round
-# functions are private, with a leading underscore); there are no asm_AES_*
-# aliases on 32-bit x86.
+# OpenSSL's aes-586 exports the five AES_* functions; its round functions
+# are private (a leading underscore; PRIVATE procedures in its generated
+# Win32 output), and no asm_AES_* aliases exist on 32-bit x86 (their only
+# user, bsaes, is x86_64-only).  Not checked against an nm of a 3.0
+# linux-x86 object: none is available here.
 #
 # Key schedule as aes_core.c: little-endian words, rounds 10/12/14 at byte
 # 240, the decryption schedule that of the equivalent inverse cipher.
@@ -240,7 +242,7 @@ sub extract {
 }
 
 # One SubBytes+ShiftRows pass: $lookup->(INDEX_REG, b) adds byte b's
-# contribution to esi.  The first three outputs go to scratch T0..T3,
+# contribution to esi.  The first three outputs go to their scratch slots,
 # the last stays in esi; returns the last one's column.
 sub byte_round {
     my ($dir, $lookup) = @_;
