@@ -37,11 +37,10 @@
 #
 # Hidden, for the tests and the benchmark: aes586_{encrypt,decrypt}_full
 # (one block through the T-tables), aes586_cbc_encrypt_{full,compact}.
-# OpenSSL's aes-586 exports the five AES_* functions; its round functions
-# are private (a leading underscore; PRIVATE procedures in its generated
-# Win32 output), and no asm_AES_* aliases exist on 32-bit x86 (their only
-# user, bsaes, is x86_64-only).  Not checked against an nm of a 3.0
-# linux-x86 object: none is available here.
+# OpenSSL 3.0's aes-586.pl (3.0.20's function list) defines the same five
+# global functions; its others are private (_x86_AES_*, _sse_AES_*), its
+# tables local, and there are no asm_AES_* aliases on 32-bit x86 (their
+# only user, bsaes, is x86_64-only).
 #
 # Key schedule as aes_core.c: little-endian words, rounds 10/12/14 at byte
 # 240, the decryption schedule that of the equivalent inverse cipher.
