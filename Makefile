@@ -150,6 +150,7 @@ include test/win64/win64.mk
 include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
+include test/abi32/abi32.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh
