@@ -151,6 +151,7 @@ include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/abi32/abi32.mk
+include bench/x86mca/x86mca.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh
@@ -172,6 +173,7 @@ $(BENCH): $(BUILD)/obj/bench/bench.o $(TEST_LIB_OBJS) $(LIB)
 bench: $(BENCH) test-deps
 	$(BENCH) $(BENCH_ARGS)
 	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS))
+	@$(MAKE) --no-print-directory bench-x86mca
 
 # --- install ---------------------------------------------------------------
 HEADERS := include/cryptoasm.h include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h

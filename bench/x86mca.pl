@@ -1,0 +1,151 @@
+#!/usr/bin/env perl
+# The 32-bit AES benchmark, as estimates: no 32-bit code can run natively
+# on these machines, so nothing 32-bit can be timed.  For each program
+# (bench/x86mca/trace32.c linked with one implementation) every call is
+# single-stepped under qemu-i386, and the instructions it executed, in
+# order, are given to llvm-mca (-mtriple=i686 -mcpu=znver3), which
+# estimates the core cycles they take.  The first program is the reference
+# (the C AES); the others are compared with it.
+#
+#   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256] NAME=PROGRAM...
+#
+# Straight-line replay: branch targets mean nothing to llvm-mca, so a
+# taken branch costs only its uop.  It models a call as 100 cycles of
+# latency, which is not what a call costs, so each call is replayed as the
+# push of its return address and each ret as the pop (lea 4(%esp),%esp).
+# Loads are assumed never to wait for stores (llvm-mca's default).
+use strict;
+use warnings;
+use Getopt::Long;
+
+my $MCA_TRIPLE = 'i686';
+my $MCA_CPU    = 'znver3';
+my $SIM_INSNS  = 100_000;       # replay each trace about this many instructions
+
+my @bits = (128);
+my $cbc_bytes = 256;
+GetOptions('bits=s' => sub { @bits = split /,/, $_[1] }, 'cbc-bytes=i' => \$cbc_bytes)
+    or die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM...\n";
+die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM...\n" unless @ARGV;
+my @impls = map { /^([^=]+)=(.+)$/ ? [ $1, $2 ] : die "$0: \"$_\" is not NAME=PROGRAM\n" } @ARGV;
+
+sub in_path {
+    my ($cmd) = @_;
+    for (split /:/, $ENV{PATH} // '') { return "$_/$cmd" if -x "$_/$cmd" }
+    return undef;
+}
+
+print "\n32-bit AES (i386), ESTIMATES, NOT MEASUREMENTS\n";
+print "  No 32-bit timing is possible here: this kernel cannot execute 32-bit code.\n";
+my $qemu = in_path('qemu-i386');
+my $mca  = in_path('llvm-mca');
+my @missing = ((!$qemu ? 'qemu-i386 (qemu-user)' : ()), (!$mca ? 'llvm-mca (llvm)' : ()),
+               (map { -x $_->[1] ? () : "$_->[1] (make bench-x86mca)" } @impls));
+if (@missing) {
+    print "  skipped: missing @missing\n";
+    exit 0;
+}
+print <<"EOT";
+  Each call was single-stepped under qemu-i386 and the instructions it
+  executed, in order, were replayed through llvm-mca -mtriple=$MCA_TRIPLE
+  -mcpu=$MCA_CPU (LLVM's Zen 3 model; this CPU is Zen 5): "est c/B" is that
+  model's core cycles per byte, loads never waiting for stores, branches
+  always predicted.  "insn/B" is exact: instructions executed per byte.
+  ecb = one AES_encrypt/AES_decrypt call per block (repeated calls overlap);
+  cbc = one AES_cbc_encrypt call of $cbc_bytes bytes.
+EOT
+
+# Address => instruction text, from the program's disassembly.
+sub disassembly {
+    my ($prog) = @_;
+    my %text;
+    open(my $fh, '-|', 'objdump', '-d', '--no-show-raw-insn', $prog)
+        or die "$0: objdump $prog: $!\n";
+    while (<$fh>) {
+        next unless /^\s*([0-9a-f]+):\s+(\S.*?)\s*$/;
+        my ($addr, $insn) = (hex $1, $2);
+        $insn =~ s/\s*<[^>]*>//;
+        $insn =~ s/\s*#.*//;
+        $insn =~ s/\s+/ /g;
+        $text{$addr} = $insn;
+    }
+    close $fh or die "$0: objdump $prog failed\n";
+    return \%text;
+}
+
+# The replayed form of one executed instruction (see the header).
+sub replayed {
+    my ($insn) = @_;
+    return 'pushl $0' if $insn =~ /^call/;
+    return 'leal ' . (4 + ($insn =~ /^ret \$0x([0-9a-f]+)/ ? hex $1 : 0)) . '(%esp),%esp'
+        if $insn =~ /^ret/;
+    return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;
+}
+
+# {mode bits => {bytes, count, eips}} from one run of the program.
+sub traces {
+    my ($prog, $bits) = @_;
+    my (%t, $cur);
+    open(my $fh, '-|', $qemu, $prog, $bits, $cbc_bytes) or die "$0: $prog: $!\n";
+    while (<$fh>) {
+        if (/^trace (\S+) (\d+) (\d+) (\d+)$/) {
+            $cur = $t{"$1 $2"} = { bytes => $3, count => $4, eips => [] };
+        } elsif (/^([0-9a-f]{8})$/ && $cur) {
+            push @{ $cur->{eips} }, hex $1;
+        }
+    }
+    close $fh or die "$0: $prog $bits $cbc_bytes failed (exit " . ($? >> 8) . ")\n";
+    for (values %t) {
+        die "$0: $prog: a trace is short\n" unless @{ $_->{eips} } == $_->{count};
+    }
+    return \%t;
+}
+
+# Estimated cycles of one replay of the trace.
+sub mca_cycles {
+    my ($name, $tr, $text) = @_;
+    my $src = '';
+    for my $a (@{ $tr->{eips} }) {
+        my $i = $text->{$a} // die sprintf("%s: no instruction at 0x%08x in the disassembly\n", $name, $a);
+        $src .= replayed($i) . "\n";
+    }
+    my $it = int($SIM_INSNS / @{ $tr->{eips} }) || 1;
+    my $file = "/tmp/x86mca.$$.s";
+    open(my $fh, '>', $file) or die "$0: $file: $!\n";
+    print $fh $src;
+    close $fh;
+    my $out = `$mca -mtriple=$MCA_TRIPLE -mcpu=$MCA_CPU -iterations=$it $file 2>&1`;
+    unlink $file;
+    my ($cycles) = $out =~ /^Total Cycles:\s+(\d+)/m;
+    die "$0: llvm-mca failed on $name:\n$out" if $? || !$cycles;
+    return $cycles / $it;
+}
+
+my @modes = qw(ecb-enc ecb-dec cbc-enc cbc-dec);
+my %est;
+for my $impl (@impls) {
+    my ($name, $prog) = @$impl;
+    my $text = disassembly($prog);
+    for my $b (@bits) {
+        my $t = traces($prog, $b);
+        for my $m (@modes) {
+            my $tr = $t->{"$m $b"} or die "$0: $prog printed no $m $b trace\n";
+            my $c = mca_cycles("$name $m $b", $tr, $text);
+            $est{$name}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => $c / $tr->{bytes} };
+        }
+    }
+}
+
+my $ref = $impls[0][0];
+printf "\n  %-22s %-8s %4s %8s %9s %9s\n", "implementation", "mode", "bits", "insn/B", "est c/B", "speedup";
+for my $b (@bits) {
+    for my $m (@modes) {
+        for my $impl (@impls) {
+            my $e = $est{ $impl->[0] }{"$m $b"};
+            my $r = $est{$ref}{"$m $b"}{cb} / $e->{cb};
+            printf "  %-22s %-8s %4d %8.1f %9.2f %9.2f\n", $impl->[0], $m, $b, $e->{insn_b}, $e->{cb}, $r;
+        }
+    }
+}
+print "\n  speedup = ${ref}'s est c/B / this one's.  Target (issue 8): the assembly at most\n"
+    . "  1/1.8 of the C reference's c/B, i.e. speedup >= 1.80.\n";

@@ -1,0 +1,97 @@
+/*
+ * Records the instructions one AES call executes, for the 32-bit
+ * benchmark (bench/x86mca.pl): the call is single-stepped under qemu-i386
+ * by trace32_call (test/abi32/abi_cdecl.c) and every executed address is
+ * printed, in order.  Built once per implementation: with -DTRACE_C it
+ * calls the C reference (aes_c_*, aes_core.c compiled -m32 -O2), otherwise
+ * OpenSSL's AES_* names (an aes-586 object).  Linked -no-pie, so the
+ * addresses are the ones objdump prints for the program.
+ *
+ *   trace32 BITS CBC_BYTES
+ * prints, for ecb-enc ecb-dec (one AES_encrypt / AES_decrypt call) and
+ * cbc-enc cbc-dec (one AES_cbc_encrypt call of CBC_BYTES):
+ *   trace MODE BITS BYTES COUNT
+ *   followed by COUNT lines of hex addresses.
+ */
+#include "../../test/abi32/abi_cdecl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef TRACE_C
+#include "aes/aes_c.h"
+#define SET_ENCRYPT_KEY aes_c_set_encrypt_key
+#define SET_DECRYPT_KEY aes_c_set_decrypt_key
+#define ENCRYPT         aes_c_encrypt
+#define DECRYPT         aes_c_decrypt
+#define CBC_ENCRYPT     aes_c_cbc_encrypt
+#else
+#include <openssl/aes.h>
+#define SET_ENCRYPT_KEY AES_set_encrypt_key
+#define SET_DECRYPT_KEY AES_set_decrypt_key
+#define ENCRYPT         AES_encrypt
+#define DECRYPT         AES_decrypt
+#define CBC_ENCRYPT     AES_cbc_encrypt
+#endif
+
+#define MAX_BYTES 4096
+#define MAX_TRACE 4000000
+
+static unsigned char in[MAX_BYTES], out[MAX_BYTES], iv[16];
+static uint32_t eips[MAX_TRACE];
+
+#define PTR(p) ((uint32_t)(uintptr_t)(p))
+
+static int trace(const char *mode, unsigned bits, unsigned bytes, const void *fn,
+                 const uint32_t *args, int nargs)
+{
+    char err[512];
+    size_t n = 0;
+    if (trace32_call(fn, args, nargs, eips, MAX_TRACE, &n, err, sizeof(err)) != 0) {
+        fprintf(stderr, "trace32: %s: %s\n", mode, err);
+        return -1;
+    }
+    if (n > MAX_TRACE) {
+        fprintf(stderr, "trace32: %s: %zu instructions, more than %d\n", mode, n, MAX_TRACE);
+        return -1;
+    }
+    printf("trace %s %u %u %zu\n", mode, bits, bytes, n);
+    for (size_t i = 0; i < n; i++)
+        printf("%08x\n", (unsigned)eips[i]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static AES_KEY ekey, dkey;
+    unsigned char key[32];
+    unsigned bits, bytes;
+    int rc = 0;
+
+    if (argc != 3 || (bits = (unsigned)atoi(argv[1]), bits != 128 && bits != 192 && bits != 256)
+        || (bytes = (unsigned)atoi(argv[2])) == 0 || bytes % 16 || bytes > MAX_BYTES) {
+        fprintf(stderr, "usage: %s 128|192|256 CBC_BYTES (a multiple of 16, at most %d)\n",
+                argv[0], MAX_BYTES);
+        return 2;
+    }
+    for (unsigned i = 0; i < sizeof(key); i++)
+        key[i] = (unsigned char)(i * 37 + 11);
+    for (unsigned i = 0; i < sizeof(in); i++)
+        in[i] = (unsigned char)(i * 101 + 7);
+    if (SET_ENCRYPT_KEY(key, (int)bits, &ekey) != 0 || SET_DECRYPT_KEY(key, (int)bits, &dkey) != 0) {
+        fprintf(stderr, "trace32: key schedule failed\n");
+        return 1;
+    }
+    {
+        const uint32_t enc[3] = { PTR(in), PTR(out), PTR(&ekey) };
+        const uint32_t dec[3] = { PTR(in), PTR(out), PTR(&dkey) };
+        const uint32_t cbc_enc[6] = { PTR(in), PTR(out), bytes, PTR(&ekey), PTR(iv), 1 };
+        const uint32_t cbc_dec[6] = { PTR(in), PTR(out), bytes, PTR(&dkey), PTR(iv), 0 };
+        rc |= trace("ecb-enc", bits, 16, (const void *)ENCRYPT, enc, 3);
+        rc |= trace("ecb-dec", bits, 16, (const void *)DECRYPT, dec, 3);
+        rc |= trace("cbc-enc", bits, bytes, (const void *)CBC_ENCRYPT, cbc_enc, 6);
+        rc |= trace("cbc-dec", bits, bytes, (const void *)CBC_ENCRYPT, cbc_dec, 6);
+    }
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,29 @@
+# Included by the Makefile: the 32-bit AES benchmark (estimates; no 32-bit
+# timing is possible here), `make bench-x86mca`, also run by `make bench`.
+# Each implementation is linked into its own trace32 program (-no-pie, so
+# the traced addresses are objdump's); bench/x86mca.pl single-steps it
+# under qemu-i386 and replays the executed instructions through llvm-mca.
+# The C reference is aes_core.c (T-table rounds) compiled `-m32 -O2`.
+
+B32      := $(BUILD)/bench32
+B32_C    := crypto/aes/aes_core.c crypto/aes/aes_table.c crypto/aes/aes_cbc.c crypto/modes/cbc128.c
+B32_COBJ := $(patsubst %.c,$(B32)/%.o,$(B32_C))
+X86MCA_PROGS := c=$(B32)/trace32_c
+
+$(B32)/%.o: %.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
+$(B32)/trace32_c.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h
+	@mkdir -p $(@D)
+	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -DTRACE_C -c -o $@ $<
+$(B32)/trace32_c: $(B32)/trace32_c.o $(B32_COBJ) $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o
+	$(A32_LINK) -o $@ $^
+
+.PHONY: bench-x86mca
+ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+bench-x86mca: $(B32)/trace32_c
+	$(PERL) bench/x86mca.pl $(X86MCA_PROGS)
+else
+bench-x86mca:
+	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"
+endif
