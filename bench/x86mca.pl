@@ -7,27 +7,41 @@
 # estimates the core cycles they take.  The first program is the reference
 # (the C AES); the others are compared with it.
 #
-#   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256] NAME=PROGRAM...
+#   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256] SPEC...
+#   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK]
+#     PROGRAM prints a trace per path (trace32.c: "c", or aes-586's
+#     "compact" and "full"), or only PATH; MASK is run's OPENSSL_ia32cap
+#     (e.g. ~0x2000000:~0 for aes-586's integer compact path).
 #
 # Straight-line replay: branch targets mean nothing to llvm-mca, so a
 # taken branch costs only its uop.  It models a call as 100 cycles of
 # latency, which is not what a call costs, so each call is replayed as the
 # push of its return address and each ret as the pop (lea 4(%esp),%esp).
-# Loads are assumed never to wait for stores (llvm-mca's default).
+# Memory dependencies are not in the model, so each trace is replayed
+# twice: loads never waiting for stores (llvm-mca's default; too kind to
+# code that spills and reloads, as 32-bit C does) and every load waiting
+# for the stores before it (-noalias=false; too harsh on table lookups).
+# The truth lies between; both are printed.
 use strict;
 use warnings;
 use Getopt::Long;
 
 my $MCA_TRIPLE = 'i686';
 my $MCA_CPU    = 'znver3';
-my $SIM_INSNS  = 100_000;       # replay each trace about this many instructions
+my $SIM_INSNS  = 30_000;        # replay each trace about this many instructions
 
 my @bits = (128);
 my $cbc_bytes = 256;
 GetOptions('bits=s' => sub { @bits = split /,/, $_[1] }, 'cbc-bytes=i' => \$cbc_bytes)
-    or die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM...\n";
-die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM...\n" unless @ARGV;
-my @impls = map { /^([^=]+)=(.+)$/ ? [ $1, $2 ] : die "$0: \"$_\" is not NAME=PROGRAM\n" } @ARGV;
+    or die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM[,path=P][,ia32cap=M]...\n";
+die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM[,path=P][,ia32cap=M]...\n" unless @ARGV;
+my @impls;
+for (@ARGV) {
+    my ($name, $spec) = /^([^=,]+)=(.+)$/ or die "$0: \"$_\" is not NAME=PROGRAM[,...]\n";
+    my ($prog, @kv) = split /,/, $spec;
+    my %o = map { /^(path|ia32cap)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
+    push @impls, { name => $name, prog => $prog, %o };
+}
 
 sub in_path {
     my ($cmd) = @_;
@@ -40,7 +54,7 @@ print "  No 32-bit timing is possible here: this kernel cannot execute 32-bit co
 my $qemu = in_path('qemu-i386');
 my $mca  = in_path('llvm-mca');
 my @missing = ((!$qemu ? 'qemu-i386 (qemu-user)' : ()), (!$mca ? 'llvm-mca (llvm)' : ()),
-               (map { -x $_->[1] ? () : "$_->[1] (make bench-x86mca)" } @impls));
+               (map { -x $_->{prog} ? () : "$_->{prog} (make bench-x86mca)" } @impls));
 if (@missing) {
     print "  skipped: missing @missing\n";
     exit 0;
@@ -48,9 +62,11 @@ if (@missing) {
 print <<"EOT";
   Each call was single-stepped under qemu-i386 and the instructions it
   executed, in order, were replayed through llvm-mca -mtriple=$MCA_TRIPLE
-  -mcpu=$MCA_CPU (LLVM's Zen 3 model; this CPU is Zen 5): "est c/B" is that
-  model's core cycles per byte, loads never waiting for stores, branches
-  always predicted.  "insn/B" is exact: instructions executed per byte.
+  -mcpu=$MCA_CPU (LLVM's Zen 3 model; this CPU is Zen 5): estimated core
+  cycles per byte with branches always predicted, and loads never waiting
+  for stores ("free") or every load waiting for the stores before it
+  ("ordered"); the truth lies between.  "insn/B" is exact: instructions
+  executed per byte.
   ecb = one AES_encrypt/AES_decrypt call per block (repeated calls overlap);
   cbc = one AES_cbc_encrypt call of $cbc_bytes bytes.
 EOT
@@ -82,14 +98,16 @@ sub replayed {
     return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;
 }
 
-# {mode bits => {bytes, count, eips}} from one run of the program.
+# {"path mode bits" => {bytes, count, eips}} from one run of the program.
 sub traces {
-    my ($prog, $bits) = @_;
-    my (%t, $cur);
-    open(my $fh, '-|', $qemu, $prog, $bits, $cbc_bytes) or die "$0: $prog: $!\n";
+    my ($impl, $bits) = @_;
+    my ($prog, %t, $cur) = ($impl->{prog});
+    local $ENV{OPENSSL_ia32cap} = $impl->{ia32cap} if defined $impl->{ia32cap};
+    open(my $fh, '-|', $qemu, $prog, $bits, $cbc_bytes, $impl->{path} // ())
+        or die "$0: $prog: $!\n";
     while (<$fh>) {
-        if (/^trace (\S+) (\d+) (\d+) (\d+)$/) {
-            $cur = $t{"$1 $2"} = { bytes => $3, count => $4, eips => [] };
+        if (/^trace (\S+) (\S+) (\d+) (\d+) (\d+)$/) {
+            $cur = $t{"$1 $2 $3"} = { path => $1, bytes => $4, count => $5, eips => [] };
         } elsif (/^([0-9a-f]{8})$/ && $cur) {
             push @{ $cur->{eips} }, hex $1;
         }
@@ -101,7 +119,7 @@ sub traces {
     return \%t;
 }
 
-# Estimated cycles of one replay of the trace.
+# Estimated cycles of one replay of the trace: (free, ordered).
 sub mca_cycles {
     my ($name, $tr, $text) = @_;
     my $src = '';
@@ -114,36 +132,46 @@ sub mca_cycles {
     open(my $fh, '>', $file) or die "$0: $file: $!\n";
     print $fh $src;
     close $fh;
-    my $out = `$mca -mtriple=$MCA_TRIPLE -mcpu=$MCA_CPU -iterations=$it $file 2>&1`;
+    my @c;
+    for my $alias ('true', 'false') {
+        my $out = `$mca -mtriple=$MCA_TRIPLE -mcpu=$MCA_CPU -iterations=$it -noalias=$alias $file 2>&1`;
+        my ($cycles) = $out =~ /^Total Cycles:\s+(\d+)/m;
+        unlink $file, die "$0: llvm-mca failed on $name:\n$out" if $? || !$cycles;
+        push @c, $cycles / $it;
+    }
     unlink $file;
-    my ($cycles) = $out =~ /^Total Cycles:\s+(\d+)/m;
-    die "$0: llvm-mca failed on $name:\n$out" if $? || !$cycles;
-    return $cycles / $it;
+    return @c;
 }
 
+# Rows: one per implementation and path, in the order given.
 my @modes = qw(ecb-enc ecb-dec cbc-enc cbc-dec);
-my %est;
+my (%est, @rows);
 for my $impl (@impls) {
-    my ($name, $prog) = @$impl;
-    my $text = disassembly($prog);
+    my $text = disassembly($impl->{prog});
     for my $b (@bits) {
-        my $t = traces($prog, $b);
-        for my $m (@modes) {
-            my $tr = $t->{"$m $b"} or die "$0: $prog printed no $m $b trace\n";
-            my $c = mca_cycles("$name $m $b", $tr, $text);
-            $est{$name}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => $c / $tr->{bytes} };
+        my $t = traces($impl, $b);
+        for my $key (sort keys %$t) {
+            my ($path, $m) = split ' ', $key;
+            my $row = $path eq 'c' ? $impl->{name} : "$impl->{name} $path";
+            push @rows, $row unless grep { $_ eq $row } @rows;
+            my $tr = $t->{$key};
+            my @c = map { $_ / $tr->{bytes} } mca_cycles("$row $m $b", $tr, $text);
+            $est{$row}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => \@c };
         }
     }
 }
 
-my $ref = $impls[0][0];
-printf "\n  %-22s %-8s %4s %8s %9s %9s\n", "implementation", "mode", "bits", "insn/B", "est c/B", "speedup";
+my $ref = $rows[0];
+printf "\n  %-26s %-7s %4s %7s %15s %15s\n", '', '', '', '', 'est c/B', 'speedup';
+printf "  %-26s %-7s %4s %7s %7s %7s %7s %7s\n", 'implementation', 'mode', 'bits', 'insn/B',
+    'free', 'ordered', 'free', 'ordered';
 for my $b (@bits) {
     for my $m (@modes) {
-        for my $impl (@impls) {
-            my $e = $est{ $impl->[0] }{"$m $b"};
-            my $r = $est{$ref}{"$m $b"}{cb} / $e->{cb};
-            printf "  %-22s %-8s %4d %8.1f %9.2f %9.2f\n", $impl->[0], $m, $b, $e->{insn_b}, $e->{cb}, $r;
+        for my $row (@rows) {
+            my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
+            my @r = map { $est{$ref}{"$m $b"}{cb}[$_] / $e->{cb}[$_] } 0, 1;
+            printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
+                $e->{insn_b}, @{ $e->{cb} }, @r;
         }
     }
 }

@@ -43,3 +43,17 @@ $(BUILD)/test/abi32/corpus_abi_nopic: $(A32)/corpus_abi.o $(A32)/corpus.nopic.o 
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
 tests: $(addprefix $(BUILD)/test/abi32/,selftest_cdecl corpus_abi_pic corpus_abi_nopic)
 endif
+
+# Every aes-586 variant (test/aes586/aes586.mk, included before this file:
+# AES586_VARIANTS, M32) linked with the checkers: aes586_abi_VARIANT.
+ifneq ($(AES586_VARIANTS),)
+$(A32)/aes586_abi.o: test/abi32/aes586_abi.c test/abi32/abi_cdecl.h $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(A32_CC) $(CPPFLAGS_ALL) -c -o $@ $<
+$(BUILD)/test/abi32/aes586_abi_%: $(A32)/aes586_abi.o $(M32)/%/libcrypto-asm.a $(A32_CHECKER)
+	@mkdir -p $(@D)
+	$(A32_LINK) -o $@ $(A32)/aes586_abi.o $(A32_CHECKER) $(M32)/$*/libcrypto-asm.a
+ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+tests: $(patsubst %,$(BUILD)/test/abi32/aes586_abi_%,$(AES586_VARIANTS))
+endif
+endif

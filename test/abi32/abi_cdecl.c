@@ -279,13 +279,18 @@ static void frame_enter(struct frame32 *f, const greg_t *g, uint32_t call_site)
     f->cs[3] = (uint32_t)g[REG_EBP];
 }
 
-/* One frame up from the interrupted instruction, as libgcc sees it.  The
- * first frames are this handler's; the one after the signal frame is
- * marked "IP before instruction" and is the interrupted one. */
+/* The frames above the interrupted instruction, as libgcc sees them.  The
+ * first are this handler's; the one after the signal frame is marked "IP
+ * before instruction" and is the interrupted one; then its callers. */
+struct unwound {
+    uint32_t ip, esp, cs[4];        /* a caller's state after the return */
+};
+
 struct probe {
-    uint32_t eip;           /* the interrupted instruction, from the context */
-    int state;              /* 0 handler frames, 1 caller next, 2 done */
-    uint32_t seen_ip, esp, ip, cs[4];
+    int state;              /* 0 handler frames, 1 collecting callers */
+    int want, n;            /* callers wanted, collected */
+    uint32_t seen_ip;       /* the interrupted frame's IP */
+    struct unwound up[MAX_DEPTH];
 };
 
 static _Unwind_Reason_Code probe_frame(struct _Unwind_Context *c, void *arg)
@@ -293,6 +298,7 @@ static _Unwind_Reason_Code probe_frame(struct _Unwind_Context *c, void *arg)
     struct probe *p = arg;
     int before = 0;
     uint32_t ip = (uint32_t)_Unwind_GetIPInfo(c, &before);
+    struct unwound *u;
     if (p->state == 0) {
         if (before) {
             p->state = 1;
@@ -300,29 +306,52 @@ static _Unwind_Reason_Code probe_frame(struct _Unwind_Context *c, void *arg)
         }
         return _URC_NO_REASON;
     }
-    /* The caller: its esp after the return is the callee's CFA. */
-    p->ip = ip;
-    p->esp = (uint32_t)_Unwind_GetCFA(c);
+    /* A caller: its esp after the return is its callee's CFA. */
+    u = &p->up[p->n++];
+    u->ip = ip;
+    u->esp = (uint32_t)_Unwind_GetCFA(c);
     for (int i = 0; i < 4; i++)
-        p->cs[i] = (uint32_t)_Unwind_GetGR(c, cs_dwarf[i]);
-    p->state = 2;
-    return _URC_END_OF_STACK;
+        u->cs[i] = (uint32_t)_Unwind_GetGR(c, cs_dwarf[i]);
+    return p->n == p->want ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
+/* Callee-saved registers are checked at fn's caller always, and at each
+ * deeper frame's caller unless callees may have private conventions. */
+static int private_callees;
+
+void unwind32_set_private_callees(int on)
+{
+    private_callees = on;
+}
+
+/*
+ * Unwinds from the interrupted instruction up to fn's caller.  The frames
+ * the unwinder must pass are the owners on the path from the current
+ * frame to frame 0 (a local subroutine is part of its owner's frame); at
+ * each, the return address and the caller's esp must be what the call
+ * recorded, and so must the callee-saved registers (see above).
+ */
 static int check_unwind(uint32_t eip)
 {
-    const struct frame32 *f = &S.frames[S.frames[S.depth].owner];
     static struct probe p;
+    static int chain[MAX_DEPTH], m;
     int sig;
+
+    m = 0;
+    for (int k = S.frames[S.depth].owner;; k = S.frames[k - 1].owner) {
+        chain[m++] = k;
+        if (k == 0)
+            break;
+    }
     memset(&p, 0, sizeof(p));
-    p.eip = eip;
+    p.want = m;
     /* Wrong CFI can send libgcc to a return address that is not code: with
      * no FDE for it, libgcc reads the bytes there looking for a signal
      * trampoline, and faults.  That fault is this instruction's failure. */
     if ((sig = sigsetjmp(S.probe_fault, 1)) != 0) {
         S.probing = 0;
         fail_at(eip, "unwound return address is not code: the unwinder faulted "
-                "(signal %d) following this instruction's CFI", sig);
+                "(signal %d) following the CFI", sig);
         return -1;
     }
     S.probing = 1;
@@ -337,27 +366,37 @@ static int check_unwind(uint32_t eip)
                 (unsigned)p.seen_ip);
         return -1;
     }
-    if (p.state == 1) {
-        fail_at(eip, "no unwind info (FDE) covers this instruction");
-        return -1;
-    }
-    if (p.ip != f->ret) {
-        fail_at(eip, "unwound return address 0x%08x, expected 0x%08x (%s)",
-                (unsigned)p.ip, (unsigned)f->ret, f->call_site ? "just past the call"
-                : "in the trampoline");
-        return -1;
-    }
-    if (p.esp != f->entry_esp + 4) {
-        fail_at(eip, "unwound esp is entry esp %+d, expected entry esp + 4",
-                (int)(p.esp - f->entry_esp));
-        return -1;
-    }
-    for (int i = 0; i < 4; i++)
-        if (p.cs[i] != f->cs[i]) {
-            fail_at(eip, "unwound %s = 0x%08x, expected 0x%08x (its value at entry)",
-                    cs_names[i], (unsigned)p.cs[i], (unsigned)f->cs[i]);
+    for (int i = 0; i < m; i++) {
+        const struct frame32 *f = &S.frames[chain[i]];
+        const struct unwound *u = &p.up[i];
+        char up[40] = "";
+        if (i > 0)
+            snprintf(up, sizeof(up), "%d frames up: ", i + 1);
+        if (i >= p.n) {
+            fail_at(eip, "%sno unwind info (FDE) covers %s", up,
+                    i ? "that return address" : "this instruction");
             return -1;
         }
+        if (u->ip != f->ret) {
+            fail_at(eip, "%sunwound return address 0x%08x, expected 0x%08x (%s)", up,
+                    (unsigned)u->ip, (unsigned)f->ret,
+                    f->call_site ? "just past the call" : "in the trampoline");
+            return -1;
+        }
+        if (u->esp != f->entry_esp + 4) {
+            fail_at(eip, "%sunwound esp is entry esp %+d, expected entry esp + 4", up,
+                    (int)(u->esp - f->entry_esp));
+            return -1;
+        }
+        if (private_callees && chain[i] != 0)
+            continue;
+        for (int r = 0; r < 4; r++)
+            if (u->cs[r] != f->cs[r]) {
+                fail_at(eip, "%sunwound %s = 0x%08x, expected 0x%08x (its value at "
+                        "entry)", up, cs_names[r], (unsigned)u->cs[r], (unsigned)f->cs[r]);
+                return -1;
+            }
+    }
     return 0;
 }
 

@@ -12,10 +12,11 @@
  *   unwind32_check  runs the same call single-stepped (the trap flag, caught
  *                   by a SIGTRAP handler in this process: qemu-i386 emulates
  *                   it); at every instruction of fn and of anything it calls,
- *                   unwinds one frame from the signal context with libgcc's
- *                   DWARF unwinder (_Unwind_Backtrace) and checks the return
- *                   address, the caller's esp (the CFA) and ebx, esi, edi,
- *                   ebp against their values when that frame was entered.
+ *                   unwinds from the signal context with libgcc's DWARF
+ *                   unwinder (_Unwind_Backtrace) up to fn's caller, and
+ *                   checks each return address, each caller's esp (the CFA)
+ *                   and ebx, esi, edi, ebp against their values when that
+ *                   frame was entered.
  *   trace32_call    single-steps the same call and records the address of
  *                   every instruction fn (and its callees) executed: the
  *                   instruction counts and llvm-mca input of the 32-bit
@@ -50,5 +51,10 @@ int trace32_call(const void *fn, const uint32_t *args, int nargs,
 void abi32_set_seed(uint32_t seed);
 /* Most instructions stepped inside fn before failing; default 20e6. */
 void unwind32_set_step_limit(unsigned long max_steps);
+/* Unwinding from a function fn calls goes on up to fn's caller: every
+ * return address and caller esp on the way is checked, and ebx, esi, edi,
+ * ebp at each caller (cdecl callees), or with on != 0 only at fn's caller
+ * (callees with private register conventions, as aes-586's rounds). */
+void unwind32_set_private_callees(int on);
 
 #endif

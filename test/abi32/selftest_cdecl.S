@@ -146,6 +146,35 @@ FUNC st32_loop
 	ret
 ENDFUNC st32_loop
 
+/* x + 1 through a helper with a private register convention (it clobbers
+ * ebx, which this function saved for its caller), as aes-586's rounds. */
+FUNC st32_private
+	pushl	%ebx
+	.cfi_adjust_cfa_offset 4
+	.cfi_offset %ebx, -8
+	movl	8(%esp), %eax
+	call	st32_private_helper
+	popl	%ebx
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %ebx
+	ret
+ENDFUNC st32_private
+
+FUNC st32_private_helper
+	movl	$7, %ebx
+	MARK st32_private_helper_after
+	leal	1(%eax), %eax
+	ret
+ENDFUNC st32_private_helper
+
+/* The same without saving ebx: its caller's ebx is lost. */
+FUNC st32_private_bad
+	movl	4(%esp), %eax
+	call	st32_private_helper
+	decl	%eax
+	ret
+ENDFUNC st32_private_bad
+
 /* --- ABI violations ---------------------------------------------------------- */
 
 	.macro CLOBBER name, reg

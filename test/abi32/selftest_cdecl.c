@@ -25,7 +25,9 @@ extern const char st32_sum8[], st32_saveall[], st32_caller[], st32_local[],
     st32_bad_df[], st32_bad_esp_high[], st32_bad_esp_low[], st32_bad_emms[],
     st32_bad_fcw[], st32_bad_mxcsr[], st32_bad_cfi_push[],
     st32_bad_cfi_push_after[], st32_bad_cfi_reg[], st32_bad_cfi_reg_after[],
-    st32_calls_bad[], st32_no_cfi[], st32_crash[], st32_crash_load[];
+    st32_calls_bad[], st32_no_cfi[], st32_crash[], st32_crash_load[],
+    st32_private[], st32_private_helper[], st32_private_helper_after[],
+    st32_private_bad[];
 
 #define ABI_CALLS 8     /* abi32_call repeats: fresh random values each time */
 
@@ -207,6 +209,20 @@ int main(void)
                      offset(st32_bad_cfi_push_after, st32_calls_bad), needle);
     abi_must_pass("st32_no_cfi", st32_no_cfi, 23, 24);
     unwind_must_fail("st32_no_cfi", st32_no_cfi, 23, 0, "no unwind info (FDE)");
+
+    /* A callee with a private register convention: wrong by cdecl rules at
+     * its own frame, right at fn's caller (what private_callees checks). */
+    snprintf(needle, sizeof(needle), "depth 1, callee+0x%lx", offset(st32_private_helper_after,
+             st32_private_helper));
+    unwind_must_fail("st32_private, cdecl callees", st32_private, 30,
+                     offset(st32_private_helper_after, st32_private), needle);
+    unwind32_set_private_callees(1);
+    unwind_must_pass("st32_private, private callees", st32_private, 30);
+    abi_must_fail("st32_private_bad", st32_private_bad, 31, "ebx not preserved", NULL);
+    unwind_must_fail("st32_private_bad, private callees", st32_private_bad, 31,
+                     offset(st32_private_helper_after, st32_private_bad),
+                     "2 frames up: unwound ebx");
+    unwind32_set_private_callees(0);
 
     /* A crash inside fn is reported, not fatal. */
     unwind_must_fail("st32_crash", st32_crash, 0, offset(st32_crash_load, st32_crash),
