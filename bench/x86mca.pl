@@ -8,10 +8,12 @@
 # (the C AES); the others are compared with it.
 #
 #   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256] SPEC...
-#   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK]
+#   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK][,arch=x86_64]
 #     PROGRAM prints a trace per path (trace32.c: "c", or aes-586's
 #     "compact" and "full"), or only PATH; MASK is run's OPENSSL_ia32cap
 #     (e.g. ~0x2000000:~0 for aes-586's integer compact path).
+#     arch=x86_64: a 64-bit program (calib64.c), run natively and also
+#     timed (PROGRAM --time): the method's check against a measurement.
 #
 # Straight-line replay: branch targets mean nothing to llvm-mca, so a
 # taken branch costs only its uop.  It models a call as 100 cycles of
@@ -39,7 +41,8 @@ my @impls;
 for (@ARGV) {
     my ($name, $spec) = /^([^=,]+)=(.+)$/ or die "$0: \"$_\" is not NAME=PROGRAM[,...]\n";
     my ($prog, @kv) = split /,/, $spec;
-    my %o = map { /^(path|ia32cap)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
+    my %o = map { /^(path|ia32cap|arch)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
+    die "$0: $name: arch must be x86_64 if given\n" if defined $o{arch} && $o{arch} ne 'x86_64';
     push @impls, { name => $name, prog => $prog, %o };
 }
 
@@ -91,9 +94,10 @@ sub disassembly {
 
 # The replayed form of one executed instruction (see the header).
 sub replayed {
-    my ($insn) = @_;
-    return 'pushl $0' if $insn =~ /^call/;
-    return 'leal ' . (4 + ($insn =~ /^ret \$0x([0-9a-f]+)/ ? hex $1 : 0)) . '(%esp),%esp'
+    my ($insn, $x64) = @_;
+    my ($sp, $w, $s) = $x64 ? ('%rsp', 8, 'q') : ('%esp', 4, 'l');
+    return "push$s \$0" if $insn =~ /^call/;
+    return "lea$s " . ($w + ($insn =~ /^ret[lq]? \$0x([0-9a-f]+)/ ? hex $1 : 0)) . "($sp),$sp"
         if $insn =~ /^ret/;
     return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;
 }
@@ -103,12 +107,12 @@ sub traces {
     my ($impl, $bits) = @_;
     my ($prog, %t, $cur) = ($impl->{prog});
     local $ENV{OPENSSL_ia32cap} = $impl->{ia32cap} if defined $impl->{ia32cap};
-    open(my $fh, '-|', $qemu, $prog, $bits, $cbc_bytes, $impl->{path} // ())
+    open(my $fh, '-|', ($impl->{arch} ? () : $qemu), $prog, $bits, $cbc_bytes, $impl->{path} // ())
         or die "$0: $prog: $!\n";
     while (<$fh>) {
         if (/^trace (\S+) (\S+) (\d+) (\d+) (\d+)$/) {
             $cur = $t{"$1 $2 $3"} = { path => $1, bytes => $4, count => $5, eips => [] };
-        } elsif (/^([0-9a-f]{8})$/ && $cur) {
+        } elsif (/^([0-9a-f]+)$/ && $cur) {
             push @{ $cur->{eips} }, hex $1;
         }
     }
@@ -121,11 +125,12 @@ sub traces {
 
 # Estimated cycles of one replay of the trace: (free, ordered).
 sub mca_cycles {
-    my ($name, $tr, $text) = @_;
+    my ($name, $tr, $text, $x64) = @_;
     my $src = '';
+    my $triple = $x64 ? 'x86_64' : $MCA_TRIPLE;
     for my $a (@{ $tr->{eips} }) {
-        my $i = $text->{$a} // die sprintf("%s: no instruction at 0x%08x in the disassembly\n", $name, $a);
-        $src .= replayed($i) . "\n";
+        my $i = $text->{$a} // die sprintf("%s: no instruction at 0x%x in the disassembly\n", $name, $a);
+        $src .= replayed($i, $x64) . "\n";
     }
     my $it = int($SIM_INSNS / @{ $tr->{eips} }) || 1;
     my $file = "/tmp/x86mca.$$.s";
@@ -134,46 +139,83 @@ sub mca_cycles {
     close $fh;
     my @c;
     for my $alias ('true', 'false') {
-        my $out = `$mca -mtriple=$MCA_TRIPLE -mcpu=$MCA_CPU -iterations=$it -noalias=$alias $file 2>&1`;
+        my $out = `$mca -mtriple=$triple -mcpu=$MCA_CPU -iterations=$it -noalias=$alias $file 2>&1`;
         my ($cycles) = $out =~ /^Total Cycles:\s+(\d+)/m;
-        unlink $file, die "$0: llvm-mca failed on $name:\n$out" if $? || !$cycles;
+        if ($? || !$cycles) {
+            unlink $file;
+            die "$0: llvm-mca failed on $name:\n$out";
+        }
         push @c, $cycles / $it;
     }
     unlink $file;
     return @c;
 }
 
-# Rows: one per implementation and path, in the order given.
+# Measured core cycles per byte of a 64-bit program: {"mode bits" => c/B}.
+sub measured {
+    my ($impl, $bits) = @_;
+    my %m;
+    for (`$impl->{prog} --time $bits $cbc_bytes`) {
+        $m{"$1 $2"} = $3 if /^measured \S+ (\S+) (\d+) \d+ ([\d.]+)$/;
+    }
+    die "$0: $impl->{prog} --time failed\n" if $? || !%m;
+    return \%m;
+}
+
+# Rows: one per implementation and path, in the order given; 64-bit
+# programs go to the method check.
 my @modes = qw(ecb-enc ecb-dec cbc-enc cbc-dec);
-my (%est, @rows);
+my (%est, %meas, @rows, @checks);
 for my $impl (@impls) {
     my $text = disassembly($impl->{prog});
+    my $x64 = $impl->{arch};
     for my $b (@bits) {
         my $t = traces($impl, $b);
+        %{ $meas{ $impl->{name} } } = (%{ $meas{ $impl->{name} } // {} }, %{ measured($impl, $b) })
+            if $x64;
         for my $key (sort keys %$t) {
             my ($path, $m) = split ' ', $key;
             my $row = $path eq 'c' ? $impl->{name} : "$impl->{name} $path";
-            push @rows, $row unless grep { $_ eq $row } @rows;
+            my $list = $x64 ? \@checks : \@rows;
+            push @$list, $row unless grep { $_ eq $row } @$list;
             my $tr = $t->{$key};
-            my @c = map { $_ / $tr->{bytes} } mca_cycles("$row $m $b", $tr, $text);
+            my @c = map { $_ / $tr->{bytes} } mca_cycles("$row $m $b", $tr, $text, $x64);
             $est{$row}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => \@c };
         }
     }
 }
 
-my $ref = $rows[0];
-printf "\n  %-26s %-7s %4s %7s %15s %15s\n", '', '', '', '', 'est c/B', 'speedup';
-printf "  %-26s %-7s %4s %7s %7s %7s %7s %7s\n", 'implementation', 'mode', 'bits', 'insn/B',
-    'free', 'ordered', 'free', 'ordered';
-for my $b (@bits) {
-    for my $m (@modes) {
-        for my $row (@rows) {
+if (@rows) {
+    my $ref = $rows[0];
+    printf "\n  %-26s %-7s %4s %7s %15s %15s\n", '', '', '', '', 'est c/B', 'speedup';
+    printf "  %-26s %-7s %4s %7s %7s %7s %7s %7s\n", 'implementation', 'mode', 'bits', 'insn/B',
+        'free', 'ordered', 'free', 'ordered';
+    for my $b (@bits) {
+        for my $m (@modes) {
+            for my $row (@rows) {
+                my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
+                my @r = map { $est{$ref}{"$m $b"}{cb}[$_] / $e->{cb}[$_] } 0, 1;
+                printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
+                    $e->{insn_b}, @{ $e->{cb} }, @r;
+            }
+        }
+    }
+    print "\n  speedup = ${ref}'s est c/B / this one's.  Target (issue 8): the assembly at most\n"
+        . "  1/1.8 of the C reference's c/B, i.e. speedup >= 1.80.\n";
+}
+
+# The method where it can be checked: 64-bit code, replayed the same way
+# (-mtriple=x86_64) and timed on this machine.
+for my $row (@checks) {
+    print "\n  Method check on 64-bit code, which can be timed here ($row): measured core\n"
+        . "  c/B (TSC cycles, fastest of 301 short batches, times the core/TSC clock ratio\n"
+        . "  from a chain of dependent adds) against the same replay's estimates.\n";
+    printf "  %-7s %4s %7s %9s %7s %7s\n", 'mode', 'bits', 'insn/B', 'measured', 'free', 'ordered';
+    for my $b (@bits) {
+        for my $m (@modes) {
             my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
-            my @r = map { $est{$ref}{"$m $b"}{cb}[$_] / $e->{cb}[$_] } 0, 1;
-            printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
-                $e->{insn_b}, @{ $e->{cb} }, @r;
+            printf "  %-7s %4d %7.1f %9.2f %7.2f %7.2f\n", $m, $b, $e->{insn_b},
+                $meas{$row}{"$m $b"} // 0, @{ $e->{cb} };
         }
     }
 }
-print "\n  speedup = ${ref}'s est c/B / this one's.  Target (issue 8): the assembly at most\n"
-    . "  1/1.8 of the C reference's c/B, i.e. speedup >= 1.80.\n";

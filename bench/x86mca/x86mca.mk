@@ -12,7 +12,7 @@ B32_C    := crypto/aes/aes_core.c crypto/aes/aes_table.c crypto/aes/aes_cbc.c cr
 B32_COBJ := $(patsubst %.c,$(B32)/%.o,$(B32_C))
 B32_TRACE := $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o
 X86MCA_PROGS := c=$(B32)/trace32_c
-X86MCA_BINS  := $(B32)/trace32_c
+X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64
 
 $(B32)/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
@@ -22,6 +22,13 @@ $(B32)/trace32_c.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -DTRACE_C -c -o $@ $<
 $(B32)/trace32_c: $(B32)/trace32_c.o $(B32_COBJ) $(B32_TRACE)
 	$(A32_LINK) -o $@ $^
+
+# The method's check on the 64-bit C AES, which can be timed here.
+$(B32)/calib64.o: bench/x86mca/calib64.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
+$(B32)/calib64: $(B32)/calib64.o $(LIB)
+	$(CC) -no-pie -o $@ $^
 
 ifneq ($(AES586_VARIANTS),)
 $(B32)/trace32_asm.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h
@@ -41,7 +48,7 @@ endif
 .PHONY: bench-x86mca
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
 bench-x86mca: $(X86MCA_BINS)
-	$(PERL) bench/x86mca.pl $(X86MCA_PROGS)
+	$(PERL) bench/x86mca.pl $(X86MCA_PROGS) c-x86_64=$(B32)/calib64,arch=x86_64
 else
 bench-x86mca:
 	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"
