@@ -400,6 +400,39 @@ static int check_unwind(uint32_t eip)
     return 0;
 }
 
+/* Where stepped instructions are marked: a byte per address of the
+ * program's text, shared with the stepping children. */
+static struct {
+    unsigned char *map;
+    uint32_t base, size;
+} cover;
+
+/* The program's text, from the linker's symbols (linked -no-pie). */
+extern const char __executable_start[], etext[];
+
+int unwind32_coverage_start(void)
+{
+    size_t size = (size_t)(etext - __executable_start);
+    void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    cover.map = m;
+    cover.base = (uint32_t)(uintptr_t)__executable_start;
+    cover.size = (uint32_t)size;
+    return 0;
+}
+
+int unwind32_coverage_write(const char *file)
+{
+    FILE *f = fopen(file, "w");
+    if (!f)
+        return -1;
+    for (uint32_t i = 0; i < cover.size; i++)
+        if (cover.map[i])
+            fprintf(f, "%08x\n", (unsigned)(cover.base + i));
+    return fclose(f);
+}
+
 static void stop_stepping(greg_t *g)
 {
     g[REG_EFL] &= ~(greg_t)EFLAGS_TF;
@@ -500,6 +533,8 @@ __attribute__((used)) static void on_trap(int sig, siginfo_t *si, void *ucv)
     }
     if (r->n < S.cap)
         r->eips[r->n] = eip;
+    if (eip - cover.base < cover.size)
+        cover.map[eip - cover.base] = 1;
     r->n++;
     if (S.check) {
         if (check_unwind(eip) != 0) {

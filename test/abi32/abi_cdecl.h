@@ -56,5 +56,10 @@ void unwind32_set_step_limit(unsigned long max_steps);
  * ebp at each caller (cdecl callees), or with on != 0 only at fn's caller
  * (callees with private register conventions, as aes-586's rounds). */
 void unwind32_set_private_callees(int on);
+/* From unwind32_coverage_start on, every instruction of the program that
+ * unwind32_check or trace32_call steps is recorded; unwind32_coverage_write
+ * writes their addresses (hex, one a line, ascending) to file.  0 or -1. */
+int unwind32_coverage_start(void);
+int unwind32_coverage_write(const char *file);
 
 #endif

@@ -14,6 +14,9 @@
  *                     made through the ABI checker)
  *     --compact-only  single-step only what the MMX/SSE choice changes
  *     --dispatch      also single-step AES_cbc_encrypt at 512 bytes
+ *     --coverage FILE the address of every instruction single-stepped, one
+ *                     per line, in hex (82-x86-abi.t checks that every
+ *                     instruction of aes-586 was stepped)
  * Environment: OPENSSL_ia32cap as usual (the compact path's MMX/SSE choice).
  */
 #include "abi_cdecl.h"
@@ -169,6 +172,8 @@ static void run(const struct job *j)
     }
 }
 
+static const char *coverage_file;
+
 /* Which calls are also single-stepped (slow under qemu: about 0.1 ms per
  * instruction), from the command line. */
 static struct {
@@ -213,12 +218,16 @@ int main(int argc, char **argv)
             opt.compact_only = 1;
         } else if (strcmp(argv[i], "--dispatch") == 0) {
             opt.dispatch = 1;
+        } else if (strcmp(argv[i], "--coverage") == 0 && i + 1 < argc) {
+            coverage_file = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [--list] [--aes128-only] [--compact-only] [--dispatch]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [--list] [--aes128-only] [--compact-only] [--dispatch] "
+                    "[--coverage FILE]\n", argv[0]);
             return 2;
         }
     }
+    if (coverage_file && unwind32_coverage_start() != 0)
+        tap_bail("no memory for the coverage map");
     for (unsigned i = 0; i < sizeof(user_key); i++)
         user_key[i] = (unsigned char)(i * 29 + 3);
     for (unsigned i = 0; i < sizeof(in); i++)
@@ -262,5 +271,7 @@ int main(int argc, char **argv)
         j.bits = 100;
         run(&j);
     }
+    if (coverage_file && unwind32_coverage_write(coverage_file) != 0)
+        tap_bail("cannot write %s", coverage_file);
     return tap_done();
 }

@@ -5,6 +5,8 @@
  * with a direct call's, so the checkers are known to have run the code.
  *   corpus_abi --list   prints the function names (test/t/82-x86-abi.t
  *                       compares them with the object's exports)
+ *   corpus_abi --coverage FILE   writes the address of every instruction
+ *                       single-stepped (82-x86-abi.t: all were)
  */
 #include "abi_cdecl.h"
 #include "../lib/tap.h"
@@ -63,6 +65,7 @@ static uint32_t direct(const struct call *c)
 
 int main(int argc, char **argv)
 {
+    const char *coverage_file = argc > 2 && strcmp(argv[1], "--coverage") == 0 ? argv[2] : NULL;
     char err[512];
 
     if (argc > 1 && strcmp(argv[1], "--list") == 0) {
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
                 printf("%s\n", calls[i].name);
         return 0;
     }
+    if (coverage_file && unwind32_coverage_start() != 0)
+        tap_bail("no memory for the coverage map");
     for (unsigned i = 0; i < sizeof(va); i++) {
         va[i] = (uint8_t)(i * 7 + 1);
         vb[i] = (uint8_t)(i * 13 + 5);
@@ -99,5 +104,7 @@ int main(int argc, char **argv)
                     c->name, c->what, st.steps))
             tap_diag("%s: %s", c->name, err);
     }
+    if (coverage_file && unwind32_coverage_write(coverage_file) != 0)
+        tap_bail("cannot write %s", coverage_file);
     return tap_done();
 }

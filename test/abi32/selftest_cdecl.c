@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Functions of selftest_cdecl.S (declared as bytes: only addresses are used). */
 extern const char st32_sum8[], st32_saveall[], st32_caller[], st32_local[],
@@ -248,6 +249,31 @@ int main(void)
                && eips[2] == eips[4] && eips[3] == eips[5],
                "trace32_call: st32_loop(5) runs 13 instructions, from its entry, "
                "looping (got %zu)", n);
+    }
+
+    /* Coverage: the addresses stepped, each once, in order. */
+    {
+        char path[] = "/tmp/selftest_cdecl.XXXXXX";
+        unsigned lines = 0, first = 0, addr;
+        int fd = mkstemp(path), rc;
+        FILE *f;
+        uint32_t x = 50;
+        rc = fd >= 0 && unwind32_coverage_start() == 0
+             && unwind32_check(st32_loop, &x, 1, NULL, err, sizeof(err)) == 0
+             && unwind32_coverage_write(path) == 0;
+        if (rc && (f = fopen(path, "r"))) {
+            while (fscanf(f, "%x", &addr) == 1)
+                if (lines++ == 0)
+                    first = addr;
+            fclose(f);
+        }
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        tap_ok(rc && lines == 5 && first == (uintptr_t)st32_loop,
+               "coverage: st32_loop's 5 instructions recorded once each, from its entry "
+               "(got %u)", lines);
     }
 
     /* Bad argument lists are refused, not run. */

@@ -9,13 +9,16 @@
 #  - every global function of every aes-586 variant (small_footprint and
 #    unrolled; -fPIC, non-PIC and 386), its results equal to aes_core.c's,
 #    with the compact path's MMX/SSE code and, SSE masked off through
-#    OPENSSL_ia32cap, its integer code; the list equals the object's globals.
+#    OPENSSL_ia32cap, its integer code; the list equals the object's globals;
+#    and in the variants stepped at every key size, every instruction of
+#    every aes-586 function (private ones included) was single-stepped.
 # What needs a missing tool is a counted SKIP naming it.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
 use ImplRuns qw(result run_child finish in_path);
+use File::Temp qw(tempdir);
 
 my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
@@ -52,30 +55,74 @@ sub same_functions {
 
 under_qemu('32-bit ABI and CFI checker self-test', {}, "$bin/selftest_cdecl");
 
+my $tmp = tempdir(CLEANUP => 1);
 my %corpus = (pic => "$build/x86asm/corpus.elf.o", nopic => "$build/abi32/corpus.nopic.o");
 for my $v (qw(pic nopic)) {
     my $prog = "$bin/corpus_abi_$v";
-    under_qemu("x86asm corpus ($v): every function through both checkers", {}, $prog);
+    under_qemu("x86asm corpus ($v): every function through both checkers", {}, $prog,
+               '--coverage', "$tmp/corpus.$v");
     same_functions("x86asm corpus ($v)", $corpus{$v}, $prog, 6);
+    every_instruction("x86asm corpus ($v)", $corpus{$v}, $prog, 50, "$tmp/corpus.$v");
+}
+
+# Instructions of the functions in OBJ (its T and t symbols) that PROG
+# (linked -no-pie) never single-stepped, per the coverage files.  Alignment
+# padding is never executed and does not count.  Returns (total, [missed]).
+sub unstepped {
+    my ($obj, $prog, @cover) = @_;
+    my %fn = map { /^[0-9a-f]+ [Tt] (\w+)$/ ? ($1 => 1) : () } `nm --defined-only $obj`;
+    my %hit;
+    for my $file (@cover) {
+        open(my $fh, '<', $file) or return (0, ["no coverage file $file"]);
+        while (<$fh>) { $hit{ hex $1 } = 1 if /^([0-9a-f]+)$/ }
+    }
+    my ($cur, $total, @missed) = (undef, 0);
+    for (`objdump -d --no-show-raw-insn $prog`) {
+        if (/^[0-9a-f]+ <([^>]+)>:/) { $cur = $fn{$1} ? $1 : undef; next }
+        next unless $cur && /^\s*([0-9a-f]+):\s+(\S.*?)\s*$/;
+        my ($addr, $insn) = (hex $1, $2);
+        next if $insn =~ /^(nop|xchg\s+%ax,%ax|data16|cs nop|int3)/
+             || $insn =~ /^lea\s+0x0\((%e\w\w)(,%eiz,1)?\),\1$/;
+        $total++;
+        push @missed, sprintf('%s+0x%x: %s', $cur, $addr, $insn) unless $hit{$addr};
+    }
+    return ($total, \@missed);
+}
+
+sub every_instruction {
+    my ($desc, $obj, $prog, $min, @cover) = @_;
+    if (my $why = skip_reason()) { return result(1, "$desc: every instruction stepped", "SKIP $why") }
+    my ($total, $missed) = unstepped($obj, $prog, @cover);
+    result($total >= $min && !@$missed,
+           "$desc: all $total instructions of its functions single-stepped, CFI checked at each")
+        or print map { "#   never stepped: $_\n" } @$missed[0 .. ($#$missed < 9 ? $#$missed : 9)];
 }
 
 # aes-586: the pairs of variants differ in rounds (small_footprint, unrolled)
 # and in addressing (-fPIC or not; 386 has no MMX/SSE).  Every call is
 # checked everywhere; single-stepping, slow under qemu, covers every key
-# size where the rounds differ and AES-128 where only addressing does, and
-# the dispatch to the full tables at 512 bytes once.
+# size where the rounds differ (and then every instruction must have been
+# stepped), and AES-128 only where just the addressing differs.
 my $NO_SSE = '~0x2000000:~0';       # word 0 bit 25 (SSE) off, words 2-3 kept
 if (!-e "$root/crypto/aes/asm/aes-586.pl") {
     result(1, 'aes-586 through both checkers', 'SKIP crypto/aes/asm/aes-586.pl not in this tree');
 } else {
     for my $v (qw(small unrolled small-nopic unrolled-nopic small-386 unrolled-386)) {
-        my $prog = "$bin/aes586_abi_$v";
-        my @step = (($v =~ /nopic/ ? '--aes128-only' : ()), ($v eq 'small' ? '--dispatch' : ()));
-        under_qemu("aes-586 $v: every function through both checkers", {}, $prog, @step);
-        under_qemu("aes-586 $v, SSE masked off: the integer compact path through both checkers",
-                   { OPENSSL_ia32cap => $NO_SSE }, $prog, '--compact-only', grep { !/dispatch/ } @step)
-            unless $v =~ /386/;
-        same_functions("aes-586 $v", "$build/m32/gen/aes-586-$v.o", $prog, 5);
+        my ($prog, $obj) = ("$bin/aes586_abi_$v", "$build/m32/gen/aes-586-$v.o");
+        my $full = $v !~ /nopic/;
+        my @cover = map { "$tmp/$v.$_" } 1, 2;
+        my @step = $full ? ('--dispatch') : ('--aes128-only');
+        under_qemu("aes-586 $v: every function through both checkers", {}, $prog, @step,
+                   '--coverage', $cover[0]);
+        if ($v =~ /386/) {
+            pop @cover;
+        } else {
+            under_qemu("aes-586 $v, SSE masked off: the integer compact path through both checkers",
+                       { OPENSSL_ia32cap => $NO_SSE }, $prog, '--compact-only',
+                       grep({ !/dispatch/ } @step), '--coverage', $cover[1]);
+        }
+        same_functions("aes-586 $v", $obj, $prog, 5);
+        every_instruction("aes-586 $v", $obj, $prog, 500, @cover) if $full;
     }
 }
 finish();
