@@ -42,6 +42,8 @@ $(BUILD)/test/abi32/corpus_abi_nopic: $(A32)/corpus_abi.o $(A32)/corpus.nopic.o 
 
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
 tests: $(addprefix $(BUILD)/test/abi32/,selftest_cdecl corpus_abi_pic corpus_abi_nopic)
+# The layer probe's module is generated and linked by 82-x86-abi.t itself.
+tests: $(A32)/layer_probe.o $(A32_CHECKER)
 endif
 
 # Every aes-586 variant (test/aes586/aes586.mk, included before this file:
