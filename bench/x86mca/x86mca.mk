@@ -11,6 +11,7 @@ B32      := $(BUILD)/bench32
 B32_C    := crypto/aes/aes_core.c crypto/aes/aes_table.c crypto/aes/aes_cbc.c crypto/modes/cbc128.c
 B32_COBJ := $(patsubst %.c,$(B32)/%.o,$(B32_C))
 B32_TRACE := $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o
+X86MCA_ARGS  ?=             # e.g. --bits 128,256 --cbc-bytes 1024
 X86MCA_PROGS := c=$(B32)/trace32_c
 X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64
 
@@ -48,7 +49,7 @@ endif
 .PHONY: bench-x86mca
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
 bench-x86mca: $(X86MCA_BINS)
-	$(PERL) bench/x86mca.pl $(X86MCA_PROGS) c-x86_64=$(B32)/calib64,arch=x86_64
+	$(PERL) bench/x86mca.pl $(X86MCA_ARGS) $(X86MCA_PROGS) c-x86_64=$(B32)/calib64,arch=x86_64
 else
 bench-x86mca:
 	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"
