@@ -11,7 +11,8 @@ B32      := $(BUILD)/bench32
 B32_C    := crypto/aes/aes_core.c crypto/aes/aes_table.c crypto/aes/aes_cbc.c crypto/modes/cbc128.c
 B32_COBJ := $(patsubst %.c,$(B32)/%.o,$(B32_C))
 B32_TRACE := $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o
-X86MCA_ARGS  ?=             # e.g. --bits 128,256 --cbc-bytes 1024
+# Options for bench/x86mca.pl, e.g. X86MCA_ARGS="--bits 128,256 --cbc-bytes 1024".
+X86MCA_ARGS  ?=
 X86MCA_PROGS := c=$(B32)/trace32_c
 X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64
 
