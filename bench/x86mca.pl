@@ -18,7 +18,9 @@
 # Straight-line replay: branch targets mean nothing to llvm-mca, so a
 # taken branch costs only its uop.  It models a call as 100 cycles of
 # latency, which is not what a call costs, so each call is replayed as the
-# push of its return address and each ret as the pop (lea 4(%esp),%esp).
+# push of its return address and each ret as the pop (lea 4(%esp),%esp);
+# and endbr32 as 100 uops (about 50 cycles), where CPUs run it as a NOP, so
+# it is replayed as one.
 # Memory dependencies are not in the model, so each trace is replayed
 # twice: loads never waiting for stores (llvm-mca's default; too kind to
 # code that spills and reloads, as 32-bit C does) and every load waiting
@@ -97,6 +99,7 @@ sub replayed {
     my ($insn, $x64) = @_;
     my ($sp, $w, $s) = $x64 ? ('%rsp', 8, 'q') : ('%esp', 4, 'l');
     return "push$s \$0" if $insn =~ /^call/;
+    return 'nop' if $insn =~ /^endbr(32|64)$/;
     return "lea$s " . ($w + ($insn =~ /^ret[lq]? \$0x([0-9a-f]+)/ ? hex $1 : 0)) . "($sp),$sp"
         if $insn =~ /^ret/;
     return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;
