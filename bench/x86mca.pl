@@ -105,16 +105,18 @@ sub replayed {
     return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;
 }
 
-# {"path mode bits" => {bytes, count, eips}} from one run of the program.
+# {"path mode bits" => {bytes, count, eips}} from one run of the program,
+# and those keys in the program's order.
 sub traces {
     my ($impl, $bits) = @_;
-    my ($prog, %t, $cur) = ($impl->{prog});
+    my ($prog, %t, @order, $cur) = ($impl->{prog});
     local $ENV{OPENSSL_ia32cap} = $impl->{ia32cap} if defined $impl->{ia32cap};
     open(my $fh, '-|', ($impl->{arch} ? () : $qemu), $prog, $bits, $cbc_bytes, $impl->{path} // ())
         or die "$0: $prog: $!\n";
     while (<$fh>) {
         if (/^trace (\S+) (\S+) (\d+) (\d+) (\d+)$/) {
             $cur = $t{"$1 $2 $3"} = { path => $1, bytes => $4, count => $5, eips => [] };
+            push @order, "$1 $2 $3";
         } elsif (/^([0-9a-f]+)$/ && $cur) {
             push @{ $cur->{eips} }, hex $1;
         }
@@ -123,7 +125,7 @@ sub traces {
     for (values %t) {
         die "$0: $prog: a trace is short\n" unless @{ $_->{eips} } == $_->{count};
     }
-    return \%t;
+    return (\%t, \@order);
 }
 
 # Estimated cycles of one replay of the trace: (free, ordered).
@@ -154,12 +156,14 @@ sub mca_cycles {
     return @c;
 }
 
-# Measured core cycles per byte of a 64-bit program: {"mode bits" => c/B}.
+# Measured core cycles per byte of a 64-bit program:
+# {"NAME PATH" => {"mode bits" => c/B}}.
 sub measured {
     my ($impl, $bits) = @_;
     my %m;
     for (`$impl->{prog} --time $bits $cbc_bytes`) {
-        $m{"$1 $2"} = $3 if /^measured \S+ (\S+) (\d+) \d+ ([\d.]+)$/;
+        next unless /^measured (\S+) (\S+) (\d+) \d+ ([\d.]+)$/;
+        $m{"$impl->{name} $1"}{"$2 $3"} = $4;
     }
     die "$0: $impl->{prog} --time failed\n" if $? || !%m;
     return \%m;
@@ -173,12 +177,14 @@ for my $impl (@impls) {
     my $text = disassembly($impl->{prog});
     my $x64 = $impl->{arch};
     for my $b (@bits) {
-        my $t = traces($impl, $b);
-        %{ $meas{ $impl->{name} } } = (%{ $meas{ $impl->{name} } // {} }, %{ measured($impl, $b) })
-            if $x64;
-        for my $key (sort keys %$t) {
+        my ($t, $order) = traces($impl, $b);
+        if ($x64) {
+            my $m = measured($impl, $b);
+            for my $row (keys %$m) { $meas{$row}{$_} = $m->{$row}{$_} for keys %{ $m->{$row} } }
+        }
+        for my $key (@$order) {
             my ($path, $m) = split ' ', $key;
-            my $row = $path eq 'c' ? $impl->{name} : "$impl->{name} $path";
+            my $row = $path eq 'c' && !$x64 ? $impl->{name} : "$impl->{name} $path";
             my $list = $x64 ? \@checks : \@rows;
             push @$list, $row unless grep { $_ eq $row } @$list;
             my $tr = $t->{$key};
@@ -208,17 +214,26 @@ if (@rows) {
 }
 
 # The method where it can be checked: 64-bit code, replayed the same way
-# (-mtriple=x86_64) and timed on this machine.
-for my $row (@checks) {
-    print "\n  Method check on 64-bit code, which can be timed here ($row): measured core\n"
-        . "  c/B (TSC cycles, fastest of 301 short batches, times the core/TSC clock ratio\n"
+# (-mtriple=x86_64) and timed on this machine; the speedups against the
+# first such row, measured and estimated.
+if (@checks) {
+    my $ref = $checks[0];
+    print "\n  Method check on 64-bit code, which can be timed here: measured core c/B\n"
+        . "  (TSC cycles, fastest of 301 short batches, times the core/TSC clock ratio\n"
         . "  from a chain of dependent adds) against the same replay's estimates.\n";
-    printf "  %-7s %4s %7s %9s %7s %7s\n", 'mode', 'bits', 'insn/B', 'measured', 'free', 'ordered';
+    printf "  %-26s %-7s %4s %7s %23s %23s\n", '', '', '', '', 'c/B', "speedup over $ref";
+    printf "  %-26s %-7s %4s %7s %7s %7s %7s %7s %7s %7s\n", 'implementation', 'mode', 'bits',
+        'insn/B', 'meas', 'free', 'ordered', 'meas', 'free', 'ordered';
     for my $b (@bits) {
         for my $m (@modes) {
-            my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
-            printf "  %-7s %4d %7.1f %9.2f %7.2f %7.2f\n", $m, $b, $e->{insn_b},
-                $meas{$row}{"$m $b"} // 0, @{ $e->{cb} };
+            for my $row (@checks) {
+                my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
+                my $r = $est{$ref}{"$m $b"};
+                my ($mr, $mm) = ($meas{$ref}{"$m $b"} // 0, $meas{$row}{"$m $b"} // 0);
+                printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
+                    $e->{insn_b}, $mm, @{ $e->{cb} }, ($mm ? $mr / $mm : 0),
+                    map { $r->{cb}[$_] / $e->{cb}[$_] } 0, 1;
+            }
         }
     }
 }

@@ -50,7 +50,7 @@ endif
 .PHONY: bench-x86mca
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
 bench-x86mca: $(X86MCA_BINS)
-	$(PERL) bench/x86mca.pl $(X86MCA_ARGS) $(X86MCA_PROGS) c-x86_64=$(B32)/calib64,arch=x86_64
+	$(PERL) bench/x86mca.pl $(X86MCA_ARGS) $(X86MCA_PROGS) x86_64=$(B32)/calib64,arch=x86_64
 else
 bench-x86mca:
 	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"
