@@ -73,7 +73,9 @@ print <<"EOT";
   ("ordered"); the truth lies between.  "insn/B" is exact: instructions
   executed per byte.
   ecb = one AES_encrypt/AES_decrypt call per block (repeated calls overlap);
-  cbc = one AES_cbc_encrypt call of $cbc_bytes bytes.
+  cbc = one AES_cbc_encrypt call of $cbc_bytes bytes.  The method check at the
+  end replays 64-bit code that can also be timed here: read the 32-bit
+  speedups with the errors it shows.
 EOT
 
 # Address => instruction text, from the program's disassembly.
