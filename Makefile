@@ -150,6 +150,7 @@ include test/win64/win64.mk
 include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
+include test/aes586/aes586.mk
 include test/abi32/abi32.mk
 include bench/x86mca/x86mca.mk
 
@@ -173,6 +174,7 @@ $(BENCH): $(BUILD)/obj/bench/bench.o $(TEST_LIB_OBJS) $(LIB)
 bench: $(BENCH) test-deps
 	$(BENCH) $(BENCH_ARGS)
 	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS))
+	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
 	@$(MAKE) --no-print-directory bench-x86mca
 
 # --- install ---------------------------------------------------------------

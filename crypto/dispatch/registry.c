@@ -14,7 +14,7 @@
  * its mask clears AES-NI, SSSE3 and PCLMULQDQ (":~0" keeps words 2-3 as
  * detected), which also puts OpenSSL on its table-based path.
  */
-#ifdef CASM_AES_ASM
+#if defined(CASM_AES_ASM) || defined(CASM_AES586_ASM)
 #define AES_C_MASK NULL                     /* the assembly always wins */
 #else
 #define AES_C_MASK "~0x200020200000000:~0"
@@ -188,8 +188,50 @@ static const struct casm_aes_impl aes_x86_64_full = {
 #define AES_TABLE_IMPLS
 #endif
 
+#ifdef CASM_AES586_ASM
+/*
+ * Table-based AES for 32-bit x86 (crypto/aes/asm/aes-586.pl, the -m32
+ * build), which provides OpenSSL's AES_* names: compact code for single
+ * blocks and short CBC (MMX/SSE when the CPU has SSE), full T-tables for
+ * long CBC.  "x86_full" reaches the full-table code for every call.
+ */
+void aes586_encrypt_full(const unsigned char *in, unsigned char *out,
+                         const AES_KEY *k);
+void aes586_decrypt_full(const unsigned char *in, unsigned char *out,
+                         const AES_KEY *k);
+void aes586_cbc_encrypt_full(const unsigned char *in, unsigned char *out,
+                             size_t len, const AES_KEY *k,
+                             unsigned char *ivec, int enc);
+
+static const struct casm_aes_impl aes_x86 = {
+    .name = "x86",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = "~0x200020200000000:~0",
+    .set_encrypt_key = AES_set_encrypt_key,
+    .set_decrypt_key = AES_set_decrypt_key,
+    .encrypt = (block128_f)AES_encrypt,
+    .decrypt = (block128_f)AES_decrypt,
+    .cbc = (cbc128_f)AES_cbc_encrypt,
+};
+static const struct casm_aes_impl aes_x86_full = {
+    .name = "x86_full",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = NULL,
+    .set_encrypt_key = AES_set_encrypt_key,
+    .set_decrypt_key = AES_set_decrypt_key,
+    .encrypt = (block128_f)aes586_encrypt_full,
+    .decrypt = (block128_f)aes586_decrypt_full,
+    .cbc = (cbc128_f)aes586_cbc_encrypt_full,
+};
+#define AES586_IMPLS &aes_x86, &aes_x86_full,
+#else
+#define AES586_IMPLS
+#endif
+
 const struct casm_aes_impl *const casm_aes_impls[] = {
-    AESNI_IMPLS AES_TABLE_IMPLS &aes_c
+    AESNI_IMPLS AES_TABLE_IMPLS AES586_IMPLS &aes_c
 };
 const size_t casm_aes_impl_count =
     sizeof(casm_aes_impls) / sizeof(casm_aes_impls[0]);
