@@ -151,6 +151,8 @@ include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
+include test/abi32/abi32.mk
+include bench/x86mca/x86mca.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh
@@ -173,6 +175,7 @@ bench: $(BENCH) test-deps
 	$(BENCH) $(BENCH_ARGS)
 	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS))
 	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
+	@$(MAKE) --no-print-directory bench-x86mca
 
 # --- install ---------------------------------------------------------------
 HEADERS := include/cryptoasm.h include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h

@@ -5,12 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-uint32_t corpus_sum(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
-uint32_t corpus_loop(const uint32_t *p, uint32_t n);
-uint32_t corpus_sse2(const uint8_t *a, const uint8_t *b, uint8_t *out, uint32_t i);
-uint32_t corpus_table(uint32_t i);
-uint32_t corpus_global(void);
-uint32_t corpus_flags(uint32_t x);
+#include "corpus.h"
 
 uint32_t corpus_counter = 41;
 

@@ -1,0 +1,241 @@
+#!/usr/bin/env perl
+# The 32-bit AES benchmark, as estimates: no 32-bit code can run natively
+# on these machines, so nothing 32-bit can be timed.  For each program
+# (bench/x86mca/trace32.c linked with one implementation) every call is
+# single-stepped under qemu-i386, and the instructions it executed, in
+# order, are given to llvm-mca (-mtriple=i686 -mcpu=znver3), which
+# estimates the core cycles they take.  The first program is the reference
+# (the C AES); the others are compared with it.
+#
+#   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256] SPEC...
+#   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK][,arch=x86_64]
+#     PROGRAM prints a trace per path (trace32.c: "c", or aes-586's
+#     "compact" and "full"), or only PATH; MASK is run's OPENSSL_ia32cap
+#     (e.g. ~0x2000000:~0 for aes-586's integer compact path).
+#     arch=x86_64: a 64-bit program (calib64.c), run natively and also
+#     timed (PROGRAM --time): the method's check against a measurement.
+#
+# Straight-line replay: branch targets mean nothing to llvm-mca, so a
+# taken branch costs only its uop.  It models a call as 100 cycles of
+# latency, which is not what a call costs, so each call is replayed as the
+# push of its return address and each ret as the pop (lea 4(%esp),%esp);
+# and endbr32 as 100 uops (about 50 cycles), where CPUs run it as a NOP, so
+# it is replayed as one.
+# Memory dependencies are not in the model, so each trace is replayed
+# twice: loads never waiting for stores (llvm-mca's default; too kind to
+# code that spills and reloads, as 32-bit C does) and every load waiting
+# for the stores before it (-noalias=false; too harsh on table lookups).
+# The truth lies between; both are printed.
+use strict;
+use warnings;
+use Getopt::Long;
+
+my $MCA_TRIPLE = 'i686';
+my $MCA_CPU    = 'znver3';
+my $SIM_INSNS  = 30_000;        # replay each trace about this many instructions
+
+my @bits = (128);
+my $cbc_bytes = 256;
+GetOptions('bits=s' => sub { @bits = split /,/, $_[1] }, 'cbc-bytes=i' => \$cbc_bytes)
+    or die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM[,path=P][,ia32cap=M]...\n";
+die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM[,path=P][,ia32cap=M]...\n" unless @ARGV;
+my @impls;
+for (@ARGV) {
+    my ($name, $spec) = /^([^=,]+)=(.+)$/ or die "$0: \"$_\" is not NAME=PROGRAM[,...]\n";
+    my ($prog, @kv) = split /,/, $spec;
+    my %o = map { /^(path|ia32cap|arch)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
+    die "$0: $name: arch must be x86_64 if given\n" if defined $o{arch} && $o{arch} ne 'x86_64';
+    push @impls, { name => $name, prog => $prog, %o };
+}
+
+sub in_path {
+    my ($cmd) = @_;
+    for (split /:/, $ENV{PATH} // '') { return "$_/$cmd" if -x "$_/$cmd" }
+    return undef;
+}
+
+print "\n32-bit AES (i386), ESTIMATES, NOT MEASUREMENTS\n";
+print "  No 32-bit timing is possible here: this kernel cannot execute 32-bit code.\n";
+my $qemu = in_path('qemu-i386');
+my $mca  = in_path('llvm-mca');
+my @missing = ((!$qemu ? 'qemu-i386 (qemu-user)' : ()), (!$mca ? 'llvm-mca (llvm)' : ()),
+               (map { -x $_->{prog} ? () : "$_->{prog} (make bench-x86mca)" } @impls));
+if (@missing) {
+    print "  skipped: missing @missing\n";
+    exit 0;
+}
+print <<"EOT";
+  Each call was single-stepped under qemu-i386 and the instructions it
+  executed, in order, were replayed through llvm-mca -mtriple=$MCA_TRIPLE
+  -mcpu=$MCA_CPU (LLVM's Zen 3 model; this CPU is Zen 5): estimated core
+  cycles per byte with branches always predicted, and loads never waiting
+  for stores ("free") or every load waiting for the stores before it
+  ("ordered"); the truth lies between.  "insn/B" is exact: instructions
+  executed per byte.
+  ecb = one AES_encrypt/AES_decrypt call per block (repeated calls overlap);
+  cbc = one AES_cbc_encrypt call of $cbc_bytes bytes.  The method check at the
+  end replays 64-bit code that can also be timed here: read the 32-bit
+  speedups with the errors it shows.
+EOT
+
+# Address => instruction text, from the program's disassembly.
+sub disassembly {
+    my ($prog) = @_;
+    my %text;
+    open(my $fh, '-|', 'objdump', '-d', '--no-show-raw-insn', $prog)
+        or die "$0: objdump $prog: $!\n";
+    while (<$fh>) {
+        next unless /^\s*([0-9a-f]+):\s+(\S.*?)\s*$/;
+        my ($addr, $insn) = (hex $1, $2);
+        $insn =~ s/\s*<[^>]*>//;
+        $insn =~ s/\s*#.*//;
+        $insn =~ s/\s+/ /g;
+        $text{$addr} = $insn;
+    }
+    close $fh or die "$0: objdump $prog failed\n";
+    return \%text;
+}
+
+# The replayed form of one executed instruction (see the header).
+sub replayed {
+    my ($insn, $x64) = @_;
+    my ($sp, $w, $s) = $x64 ? ('%rsp', 8, 'q') : ('%esp', 4, 'l');
+    return "push$s \$0" if $insn =~ /^call/;
+    return 'nop' if $insn =~ /^endbr(32|64)$/;
+    return "lea$s " . ($w + ($insn =~ /^ret[lq]? \$0x([0-9a-f]+)/ ? hex $1 : 0)) . "($sp),$sp"
+        if $insn =~ /^ret/;
+    return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;
+}
+
+# {"path mode bits" => {bytes, count, eips}} from one run of the program,
+# and those keys in the program's order.
+sub traces {
+    my ($impl, $bits) = @_;
+    my ($prog, %t, @order, $cur) = ($impl->{prog});
+    local $ENV{OPENSSL_ia32cap} = $impl->{ia32cap} if defined $impl->{ia32cap};
+    open(my $fh, '-|', ($impl->{arch} ? () : $qemu), $prog, $bits, $cbc_bytes, $impl->{path} // ())
+        or die "$0: $prog: $!\n";
+    while (<$fh>) {
+        if (/^trace (\S+) (\S+) (\d+) (\d+) (\d+)$/) {
+            $cur = $t{"$1 $2 $3"} = { path => $1, bytes => $4, count => $5, eips => [] };
+            push @order, "$1 $2 $3";
+        } elsif (/^([0-9a-f]+)$/ && $cur) {
+            push @{ $cur->{eips} }, hex $1;
+        }
+    }
+    close $fh or die "$0: $prog $bits $cbc_bytes failed (exit " . ($? >> 8) . ")\n";
+    for (values %t) {
+        die "$0: $prog: a trace is short\n" unless @{ $_->{eips} } == $_->{count};
+    }
+    return (\%t, \@order);
+}
+
+# Estimated cycles of one replay of the trace: (free, ordered).
+sub mca_cycles {
+    my ($name, $tr, $text, $x64) = @_;
+    my $src = '';
+    my $triple = $x64 ? 'x86_64' : $MCA_TRIPLE;
+    for my $a (@{ $tr->{eips} }) {
+        my $i = $text->{$a} // die sprintf("%s: no instruction at 0x%x in the disassembly\n", $name, $a);
+        $src .= replayed($i, $x64) . "\n";
+    }
+    my $it = int($SIM_INSNS / @{ $tr->{eips} }) || 1;
+    my $file = "/tmp/x86mca.$$.s";
+    open(my $fh, '>', $file) or die "$0: $file: $!\n";
+    print $fh $src;
+    close $fh;
+    my @c;
+    for my $alias ('true', 'false') {
+        my $out = `$mca -mtriple=$triple -mcpu=$MCA_CPU -iterations=$it -noalias=$alias $file 2>&1`;
+        my ($cycles) = $out =~ /^Total Cycles:\s+(\d+)/m;
+        if ($? || !$cycles) {
+            unlink $file;
+            die "$0: llvm-mca failed on $name:\n$out";
+        }
+        push @c, $cycles / $it;
+    }
+    unlink $file;
+    return @c;
+}
+
+# Measured core cycles per byte of a 64-bit program:
+# {"NAME PATH" => {"mode bits" => c/B}}.
+sub measured {
+    my ($impl, $bits) = @_;
+    my %m;
+    for (`$impl->{prog} --time $bits $cbc_bytes`) {
+        next unless /^measured (\S+) (\S+) (\d+) \d+ ([\d.]+)$/;
+        $m{"$impl->{name} $1"}{"$2 $3"} = $4;
+    }
+    die "$0: $impl->{prog} --time failed\n" if $? || !%m;
+    return \%m;
+}
+
+# Rows: one per implementation and path, in the order given; 64-bit
+# programs go to the method check.
+my @modes = qw(ecb-enc ecb-dec cbc-enc cbc-dec);
+my (%est, %meas, @rows, @checks);
+for my $impl (@impls) {
+    my $text = disassembly($impl->{prog});
+    my $x64 = $impl->{arch};
+    for my $b (@bits) {
+        my ($t, $order) = traces($impl, $b);
+        if ($x64) {
+            my $m = measured($impl, $b);
+            for my $row (keys %$m) { $meas{$row}{$_} = $m->{$row}{$_} for keys %{ $m->{$row} } }
+        }
+        for my $key (@$order) {
+            my ($path, $m) = split ' ', $key;
+            my $row = $path eq 'c' && !$x64 ? $impl->{name} : "$impl->{name} $path";
+            my $list = $x64 ? \@checks : \@rows;
+            push @$list, $row unless grep { $_ eq $row } @$list;
+            my $tr = $t->{$key};
+            my @c = map { $_ / $tr->{bytes} } mca_cycles("$row $m $b", $tr, $text, $x64);
+            $est{$row}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => \@c };
+        }
+    }
+}
+
+if (@rows) {
+    my $ref = $rows[0];
+    printf "\n  %-26s %-7s %4s %7s %15s %15s\n", '', '', '', '', 'est c/B', 'speedup';
+    printf "  %-26s %-7s %4s %7s %7s %7s %7s %7s\n", 'implementation', 'mode', 'bits', 'insn/B',
+        'free', 'ordered', 'free', 'ordered';
+    for my $b (@bits) {
+        for my $m (@modes) {
+            for my $row (@rows) {
+                my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
+                my @r = map { $est{$ref}{"$m $b"}{cb}[$_] / $e->{cb}[$_] } 0, 1;
+                printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
+                    $e->{insn_b}, @{ $e->{cb} }, @r;
+            }
+        }
+    }
+    print "\n  speedup = ${ref}'s est c/B / this one's.  Target (issue 8): the assembly at most\n"
+        . "  1/1.8 of the C reference's c/B, i.e. speedup >= 1.80.\n";
+}
+
+# The method where it can be checked: 64-bit code, replayed the same way
+# (-mtriple=x86_64) and timed on this machine; the speedups against the
+# first such row, measured and estimated.
+if (@checks) {
+    my $ref = $checks[0];
+    print "\n  Method check on 64-bit code, which can be timed here: measured core c/B\n"
+        . "  (TSC cycles, fastest of 301 short batches, times the core/TSC clock ratio\n"
+        . "  from a chain of dependent adds) against the same replay's estimates.\n";
+    printf "  %-26s %-7s %4s %7s %23s %23s\n", '', '', '', '', 'c/B', "speedup over $ref";
+    printf "  %-26s %-7s %4s %7s %7s %7s %7s %7s %7s %7s\n", 'implementation', 'mode', 'bits',
+        'insn/B', 'meas', 'free', 'ordered', 'meas', 'free', 'ordered';
+    for my $b (@bits) {
+        for my $m (@modes) {
+            for my $row (@checks) {
+                my $e = $est{$row}{"$m $b"} or die "$0: no $m $b trace for $row\n";
+                my $r = $est{$ref}{"$m $b"};
+                my ($mr, $mm) = ($meas{$ref}{"$m $b"} // 0, $meas{$row}{"$m $b"} // 0);
+                printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
+                    $e->{insn_b}, $mm, @{ $e->{cb} }, ($mm ? $mr / $mm : 0),
+                    map { $r->{cb}[$_] / $e->{cb}[$_] } 0, 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/*
+ * Records the instructions one AES call executes, for the 32-bit
+ * benchmark (bench/x86mca.pl): the call is single-stepped under qemu-i386
+ * by trace32_call (test/abi32/abi_cdecl.c) and every executed address is
+ * printed, in order.  Built once per implementation: with -DTRACE_C it
+ * calls the C reference (aes_c_*, aes_core.c compiled -m32 -O2), otherwise
+ * OpenSSL's AES_* names (an aes-586 object).  Linked -no-pie, so the
+ * addresses are the ones objdump prints for the program.
+ *
+ *   trace32 BITS CBC_BYTES [PATH]
+ * prints, for each path (C: "c"; aes-586: "compact", the AES_encrypt /
+ * AES_decrypt code and aes586_cbc_encrypt_compact, and "full", its
+ * aes586_*_full T-table functions), or only PATH, and each of ecb-enc
+ * ecb-dec (one block call) and cbc-enc cbc-dec (one CBC call of CBC_BYTES):
+ *   trace PATH MODE BITS BYTES COUNT
+ *   followed by COUNT lines of hex addresses.
+ */
+#include "../../test/abi32/abi_cdecl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/aes.h>
+
+typedef void block_fn(const unsigned char *in, unsigned char *out, const AES_KEY *key);
+typedef void cbc_fn(const unsigned char *in, unsigned char *out, size_t len,
+                    const AES_KEY *key, unsigned char *ivec, const int enc);
+
+#ifdef TRACE_C
+#include "aes/aes_c.h"
+#define SET_ENCRYPT_KEY aes_c_set_encrypt_key
+#define SET_DECRYPT_KEY aes_c_set_decrypt_key
+static const struct path {
+    const char *name;
+    block_fn *encrypt, *decrypt;
+    cbc_fn *cbc;
+} paths[] = { { "c", aes_c_encrypt, aes_c_decrypt, aes_c_cbc_encrypt } };
+#else
+#define SET_ENCRYPT_KEY AES_set_encrypt_key
+#define SET_DECRYPT_KEY AES_set_decrypt_key
+/* aes-586's hidden entry points. */
+block_fn aes586_encrypt_full, aes586_decrypt_full;
+cbc_fn aes586_cbc_encrypt_full, aes586_cbc_encrypt_compact;
+static const struct path {
+    const char *name;
+    block_fn *encrypt, *decrypt;
+    cbc_fn *cbc;
+} paths[] = {
+    { "compact", AES_encrypt, AES_decrypt, aes586_cbc_encrypt_compact },
+    { "full", aes586_encrypt_full, aes586_decrypt_full, aes586_cbc_encrypt_full },
+};
+#endif
+
+#define MAX_BYTES 4096
+#define MAX_TRACE 4000000
+
+static unsigned char in[MAX_BYTES], out[MAX_BYTES], iv[16];
+static uint32_t eips[MAX_TRACE];
+
+#define PTR(p) ((uint32_t)(uintptr_t)(p))
+
+static int trace(const char *path, const char *mode, unsigned bits, unsigned bytes, const void *fn,
+                 const uint32_t *args, int nargs)
+{
+    char err[512];
+    size_t n = 0;
+    if (trace32_call(fn, args, nargs, eips, MAX_TRACE, &n, err, sizeof(err)) != 0) {
+        fprintf(stderr, "trace32: %s: %s\n", mode, err);
+        return -1;
+    }
+    if (n > MAX_TRACE) {
+        fprintf(stderr, "trace32: %s: %zu instructions, more than %d\n", mode, n, MAX_TRACE);
+        return -1;
+    }
+    printf("trace %s %s %u %u %zu\n", path, mode, bits, bytes, n);
+    for (size_t i = 0; i < n; i++)
+        printf("%08x\n", (unsigned)eips[i]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static AES_KEY ekey, dkey;
+    unsigned char key[32];
+    unsigned bits, bytes;
+    int rc = 0, matched = 0;
+
+    if ((argc != 3 && argc != 4) || (bits = (unsigned)atoi(argv[1]), bits != 128 && bits != 192 && bits != 256)
+        || (bytes = (unsigned)atoi(argv[2])) == 0 || bytes % 16 || bytes > MAX_BYTES) {
+        fprintf(stderr, "usage: %s 128|192|256 CBC_BYTES [PATH] (CBC_BYTES a multiple "
+                "of 16, at most %d)\n", argv[0], MAX_BYTES);
+        return 2;
+    }
+    for (unsigned i = 0; i < sizeof(key); i++)
+        key[i] = (unsigned char)(i * 37 + 11);
+    for (unsigned i = 0; i < sizeof(in); i++)
+        in[i] = (unsigned char)(i * 101 + 7);
+    if (SET_ENCRYPT_KEY(key, (int)bits, &ekey) != 0 || SET_DECRYPT_KEY(key, (int)bits, &dkey) != 0) {
+        fprintf(stderr, "trace32: key schedule failed\n");
+        return 1;
+    }
+    for (size_t p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+        const struct path *t = &paths[p];
+        const uint32_t enc[3] = { PTR(in), PTR(out), PTR(&ekey) };
+        const uint32_t dec[3] = { PTR(in), PTR(out), PTR(&dkey) };
+        const uint32_t cbc_enc[6] = { PTR(in), PTR(out), bytes, PTR(&ekey), PTR(iv), 1 };
+        const uint32_t cbc_dec[6] = { PTR(in), PTR(out), bytes, PTR(&dkey), PTR(iv), 0 };
+        if (argc == 4 && strcmp(argv[3], t->name) != 0)
+            continue;
+        matched = 1;
+        rc |= trace(t->name, "ecb-enc", bits, 16, (const void *)t->encrypt, enc, 3);
+        rc |= trace(t->name, "ecb-dec", bits, 16, (const void *)t->decrypt, dec, 3);
+        rc |= trace(t->name, "cbc-enc", bits, bytes, (const void *)t->cbc, cbc_enc, 6);
+        rc |= trace(t->name, "cbc-dec", bits, bytes, (const void *)t->cbc, cbc_dec, 6);
+    }
+    if (!matched) {
+        fprintf(stderr, "trace32: no path \"%s\"\n", argv[3]);
+        return 2;
+    }
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,57 @@
+# Included by the Makefile: the 32-bit AES benchmark (estimates; no 32-bit
+# timing is possible here), `make bench-x86mca`, also run by `make bench`.
+# Each implementation is linked into its own trace32 program (-no-pie, so
+# the traced addresses are objdump's); bench/x86mca.pl single-steps it
+# under qemu-i386 and replays the executed instructions through llvm-mca.
+# The C reference is aes_core.c (T-table rounds) compiled `-m32 -O2`; the
+# aes-586 variants (test/aes586/aes586.mk, included before this file) are
+# the -fPIC ones, as a distribution builds them.
+
+B32      := $(BUILD)/bench32
+B32_C    := crypto/aes/aes_core.c crypto/aes/aes_table.c crypto/aes/aes_cbc.c crypto/modes/cbc128.c
+B32_COBJ := $(patsubst %.c,$(B32)/%.o,$(B32_C))
+B32_TRACE := $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o
+# Options for bench/x86mca.pl, e.g. X86MCA_ARGS="--bits 128,256 --cbc-bytes 1024".
+X86MCA_ARGS  ?=
+X86MCA_PROGS := c=$(B32)/trace32_c
+X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64
+
+$(B32)/%.o: %.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
+$(B32)/trace32_c.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h
+	@mkdir -p $(@D)
+	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -DTRACE_C -c -o $@ $<
+$(B32)/trace32_c: $(B32)/trace32_c.o $(B32_COBJ) $(B32_TRACE)
+	$(A32_LINK) -o $@ $^
+
+# The method's check on the 64-bit C AES, which can be timed here.
+$(B32)/calib64.o: bench/x86mca/calib64.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
+$(B32)/calib64: $(B32)/calib64.o $(LIB)
+	$(CC) -no-pie -o $@ $^
+
+ifneq ($(AES586_VARIANTS),)
+$(B32)/trace32_asm.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h
+	@mkdir -p $(@D)
+	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
+$(B32)/trace32_%: $(B32)/trace32_asm.o $(M32)/%/libcrypto-asm.a $(B32_TRACE)
+	$(A32_LINK) -o $@ $(B32)/trace32_asm.o $(B32_TRACE) $(M32)/$*/libcrypto-asm.a
+# Each variant's compact path with MMX/SSE and without (the integer code,
+# forced by clearing SSE from OPENSSL_ia32cap), and its full-table path.
+X86MCA_ASM   := small unrolled
+X86MCA_NOSSE := ia32cap=~0x2000000:~0
+X86MCA_PROGS += $(foreach v,$(X86MCA_ASM),$(v)-sse=$(B32)/trace32_$(v),path=compact \
+    $(v)-int=$(B32)/trace32_$(v),path=compact,$(X86MCA_NOSSE) $(v)=$(B32)/trace32_$(v),path=full)
+X86MCA_BINS  += $(patsubst %,$(B32)/trace32_%,$(X86MCA_ASM))
+endif
+
+.PHONY: bench-x86mca
+ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+bench-x86mca: $(X86MCA_BINS)
+	$(PERL) bench/x86mca.pl $(X86MCA_ARGS) $(X86MCA_PROGS) x86_64=$(B32)/calib64,arch=x86_64
+else
+bench-x86mca:
+	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"
+endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env perl
+# Constructs of the 32-bit layer whose CFI the corpus does not exercise,
+# for test/t/82-x86-abi.t, which builds this module itself (the layer may
+# refuse a construct: that is a correct outcome too) and runs each
+# function through the CFI checker:
+#   perl test/abi32/layer_probe.pl elf OUTPUT
+use strict;
+use warnings;
+use FindBin;
+push(@INC, "$FindBin::Bin/../../perlasm");
+require "x86asm.pl";
+
+&asm_init($ARGV[0]);
+
+# uint32_t probe_leave(uint32_t x): x + 1, in an ebp frame left by leave.
+&function_begin_B("probe_leave");
+	&push	("ebp");
+	&mov	("ebp", "esp");
+	&sub	("esp", 16);
+	&mov	("eax", &DWP(8, "ebp"));
+	&inc	("eax");
+	&leave	();
+	&ret	();
+&function_end_B("probe_leave");
+
+&asm_finish();
