@@ -38,6 +38,7 @@ use File::Basename qw(basename dirname);
 use File::Copy qw(copy);
 use File::Path qw(make_path remove_tree);
 use File::Temp qw(tempdir);
+use Fcntl qw(:flock);
 use Getopt::Long qw(GetOptions);
 
 my $ROOT = abs_path(dirname(abs_path($0)) . '/..');
@@ -99,12 +100,30 @@ fail("OPENSSL_SRC=$opt{src} is OpenSSL $VERSION; the drop-in is for 3.0.x"
      . ' (the modules match OpenSSL 3.0\'s symbols)', 2)
     unless ($ver{MAJOR} // '') eq '3' && ($ver{MINOR} // '') eq '0';
 
+# Debian's source package keeps its binary test data in debian/binary.tar,
+# which its build (debian/rules) extracts first; without it test_cms and
+# test_cmsapi fail, after half an hour.
+if (-f "$SRC/debian/binary.tar") {
+    my @lost = grep { !-e "$SRC/$_" } map { chomp; $_ } grep { !m{/$} } `tar tf '$SRC/debian/binary.tar'`;
+    fail("$SRC is a Debian source tree whose test data is still in debian/binary.tar"
+         . " (@lost); extract it first: (cd '$SRC' && tar xf debian/binary.tar)", 2) if @lost;
+}
+
 my $arch = $ARCH{$opt{arch}}
     or fail("--arch $opt{arch}: want x86_64 or x86", 2);
 my $BUILD = $SRC;
 if (defined $opt{build} && $opt{build} ne '') {
     make_path($opt{build}) unless -d $opt{build} || $opt{'check-only'};
     $BUILD = -d $opt{build} ? abs_path($opt{build}) : $opt{build};
+}
+
+# One run per build directory: a second one would take the first's swap
+# for a leftover.  The lock (on the directory itself) ends with us.
+my $lock;
+if (-d $BUILD) {
+    open($lock, '<', $BUILD) or fail("cannot open $BUILD: $!", 2);
+    flock($lock, LOCK_EX | LOCK_NB)
+        or fail("another openssl-dropin run is using $BUILD; wait for it to finish", 2);
 }
 
 # Restoring comes first: the tree may hold ours from a run that died.
@@ -158,7 +177,7 @@ for my $m (@mods) {
 }
 fail('our modules lack what OpenSSL needs (above); nothing was changed') if $bad;
 if ($opt{'check-only'}) {
-    note('check only: our modules export what OpenSSL needs; the tree was not touched');
+    note('check only: our modules export what the lists ask; the tree was not touched');
     exit 0;
 }
 
@@ -388,13 +407,15 @@ sub read_list {
     return \%need;
 }
 
-# Defined global symbols of an object: name => visibility.
+# Defined global symbols of an object: name => visibility.  Common
+# symbols are not definitions to match: OpenSSL's 32-bit modules each
+# declare OPENSSL_ia32cap_P that way (.comm), which crypto/cpuid.c defines.
 sub globals {
     my ($obj) = @_;
     my %sym;
     for (`readelf -sW '$obj'`) {
         my @f = split ' ';    # Num: Value Size Type Bind Vis Ndx Name
-        next unless @f >= 8 && $f[0] =~ /^\d+:$/ && $f[6] ne 'UND';
+        next unless @f >= 8 && $f[0] =~ /^\d+:$/ && $f[6] ne 'UND' && $f[6] ne 'COM';
         $sym{$f[7]} = $f[5] if $f[4] eq 'GLOBAL' || $f[4] eq 'WEAK';
     }
     return \%sym;
@@ -417,7 +438,9 @@ sub check_exports {
     }
     print STDERR "$ME: $m: imports $_, which OpenSSL does not provide to it\n" for @bad_imports;
     return 0 if @missing || @bad_imports;
-    note("$m: exports every symbol of $what (" . scalar(keys %$need) . ')') if %$need;
+    note(%$need ? "$m: exports every symbol of $what (" . scalar(keys %$need) . ')'
+                : "$m: no list of what OpenSSL needs in $what; checked against the"
+                  . " tree's own file once it is configured");
     return 1;
 }
 

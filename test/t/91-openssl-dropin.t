@@ -3,13 +3,16 @@
 # takes half an hour; this checks the script's own logic in seconds:
 #  - argument errors (no OPENSSL_SRC, not a directory, not a tree, a tree
 #    of another version or configured for another target, unknown or
-#    wrong-architecture modules, a leftover swap with --check-only) exit 2
+#    wrong-architecture modules, a leftover swap with --check-only, a
+#    build directory another run holds, a Debian tree whose binary test
+#    data is not extracted) exit 2
 #    with a message saying what is wrong, and touch nothing;
 #  - --check-only passes on our complete modules and fails, naming the
 #    symbol, when the required list asks for one we do not export;
 #  - against a mock OpenSSL tree (VERSION.dat 3.0, a Configure that writes
 #    configdata.pm and a Makefile with OpenSSL's rule shapes for
-#    crypto/sha/sha1-x86_64.s), the full cycle: configure, swap, build,
+#    crypto/sha/sha1-x86_64.s; its module also declares OPENSSL_ia32cap_P
+#    common, as OpenSSL's 32-bit ones do, which is no export to match), the full cycle: configure, swap, build,
 #    our code checked in the object and libcrypto.a, make test with TESTS,
 #    the summary printed, and the tree restored; the same with a failing
 #    build, failing tests, a make that would regenerate over ours, and a
@@ -23,6 +26,7 @@ use lib "$FindBin::Bin/../lib";
 use File::Path qw(make_path remove_tree);
 use File::Temp qw(tempdir);
 use File::Find qw(find);
+use Fcntl qw(:flock);
 use ImplRuns qw(result finish);
 
 my $root   = "$FindBin::Bin/../..";
@@ -138,6 +142,7 @@ open(my $fh, '>', $out) or die "$out: $!\n";
 print $fh "# mock OpenSSL sha1-x86_64.s\n.text\n.globl sha1_block_data_order\n"
         . ".type sha1_block_data_order,\@function\nsha1_block_data_order:\n\tret\n"
         . ".size sha1_block_data_order,.-sha1_block_data_order\n"
+        . ".comm OPENSSL_ia32cap_P,16,4\n"    # as OpenSSL's 32-bit modules: not an export
         . ".section .note.GNU-stack,\"\",\@progbits\n";
 EOF
 
@@ -187,10 +192,24 @@ result(exit_code($st) == 2 && $err =~ /aes-586 is for --arch x86/,
 result(exit_code($st) == 2 && $err =~ /--arch arm: want x86_64 or x86/, 'unknown --arch: exit 2');
 result(snapshot($t) eq $before, 'argument errors left the mock tree untouched');
 
+# Debian's source tree before debian/rules extracted its binary test data.
+my $deb = mock_tree('debian');
+make_path("$deb/test/data");
+write_file("$deb/test/data/kept.der", "binary test data\n");
+system('tar', 'cf', "$deb/binary.tar", '-C', $deb, 'test/data/kept.der') == 0 or die;
+make_path("$deb/debian");
+rename "$deb/binary.tar", "$deb/debian/binary.tar" or die;
+unlink "$deb/test/data/kept.der";
+my $deb_before = snapshot($deb);
+($st, $out, $err) = dropin(['--src', $deb, @sha1_only]);
+result(exit_code($st) == 2 && $err =~ m{test data is still in debian/binary\.tar \(test/data/kept\.der\).*tar xf debian/binary\.tar}
+       && snapshot($deb) eq $deb_before,
+       'a Debian tree with debian/binary.tar not extracted: exit 2, names the file and the fix');
+
 # --- the symbol check, before anything is touched --------------------------
 my @complete = grep { my $m = $_; !grep { /^missing:/ } do {
                           open(my $fh, '<', "$root/tools/openssl-symbols/$m.txt") or ();
-                          $fh ? <$fh> : () } } qw(aes-x86_64 sha1-x86_64);
+                          $fh ? <$fh> : () } } qw(aes-x86_64 aesni-x86_64 sha1-x86_64);
 ($st, $out, $err) = dropin(['--src', $t, '--check-only', '--modules', join(',', @complete)]);
 result($st == 0 && $out =~ /the tree was not touched/ && snapshot($t) eq $before,
        "--check-only with @complete: exit 0, tree untouched") or diag($err);
@@ -204,6 +223,16 @@ write_file("$syms/sha1-x86_64.txt",
 result(exit_code($st) == 1 && $err =~ /does not export no_such_export_for_test.*negative_control/
        && $err =~ /nothing was changed/ && snapshot($t) eq $before,
        'a required symbol we lack: exit 1, names it and its user, tree untouched');
+
+{
+    # Another run holds the build directory.
+    open(my $held, '<', $t) or die "$t: $!\n";
+    flock($held, LOCK_EX) or die "flock: $!\n";
+    ($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only]);
+    result(exit_code($st) == 2 && $err =~ /another openssl-dropin run is using/
+           && snapshot($t) eq $before,
+           'a build directory another run holds: exit 2, says so, untouched');
+}
 
 write_file("$t/$state/manifest", '');
 ($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only]);
