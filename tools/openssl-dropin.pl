@@ -3,8 +3,8 @@
 # own, runs OpenSSL's test suite, and puts the tree back (issue 9).
 #
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] [--arch x86_64|x86]
-#        [--modules LIST] [--tests LIST] [--jobs N] [--rebuild-after]
-#        [--check-only]
+#        [--modules LIST] [--tests LIST] [--masks LIST] [--jobs N]
+#        [--rebuild-after] [--check-only]
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] --restore
 #
 # `make openssl-dropin OPENSSL_SRC=DIR` runs it; see README.md, "For
@@ -25,7 +25,8 @@
 #  5. The build must still hold our files, and the objects, the libcrypto.a
 #     members and libcrypto.so must contain our code (.text compared with
 #     our own assembly of the same file, function sizes in the .so).
-#  6. make test [TESTS=...], 32-bit programs run through qemu-i386.
+#  6. make test [TESTS=...], 32-bit programs run through qemu-i386; once
+#     per OPENSSL_ia32cap mask of --masks, so one build tests every path.
 #  7. Always, also on failure or a signal: the saved files are put back and
 #     the objects compiled from ours deleted, so the next make rebuilds
 #     OpenSSL's (--rebuild-after: at once).  The saved state lives in BUILD/.perlasm-dropin until
@@ -71,15 +72,16 @@ my %opt = (arch => 'x86_64', jobs => 2, symbols => "$ROOT/tools/openssl-symbols"
 sub usage {
     print STDERR <<"EOT";
 usage: $0 --src DIR [--build DIR] [--arch x86_64|x86] [--modules LIST]
-          [--tests LIST] [--jobs N] [--symbols DIR] [--rebuild-after]
-          [--check-only]
+          [--tests LIST] [--masks 'default MASK...'] [--jobs N]
+          [--symbols DIR] [--rebuild-after] [--check-only]
        $0 --src DIR [--build DIR] --restore
 modules: @{[ join ', ', map { "$_ ($MODULE{$_}{arch})" } sort keys %MODULE ]}
 EOT
     exit 2;
 }
 GetOptions(\%opt, 'src=s', 'build=s', 'arch=s', 'modules=s', 'tests=s',
-           'jobs=s', 'symbols=s', 'check-only', 'restore', 'rebuild-after', 'help')
+           'jobs=s', 'masks=s', 'symbols=s', 'check-only', 'restore', 'rebuild-after',
+           'help')
     or usage();
 usage() if $opt{help} || @ARGV;
 
@@ -256,21 +258,33 @@ for my $m (@mods) {
 }
 
 # --- 6. OpenSSL's tests ----------------------------------------------------
+# Once per capability mask (--masks; "default" leaves OPENSSL_ia32cap as
+# we found it), so one build serves every code path.
 my @make_test = ('make', '-C', $BUILD, 'test', "HARNESS_JOBS=$opt{jobs}");
 push @make_test, "TESTS=$opt{tests}" if defined $opt{tests} && $opt{tests} ne '';
 # OpenSSL::Test puts EXE_SHELL in front of every test and app program
 # instead of util/wrap.pl; keep wrap.pl (it sets the library path and
 # OPENSSL_MODULES) and put the emulator after it.
 $ENV{EXE_SHELL} = "$BUILD/util/wrap.pl $arch->{runner}" if $arch->{runner};
-note('running: ' . join(' ', @make_test)
-    . ($arch->{runner} ? " with EXE_SHELL='$ENV{EXE_SHELL}'" : '')
-    . (defined $ENV{OPENSSL_ia32cap} ? " OPENSSL_ia32cap=$ENV{OPENSSL_ia32cap}" : '')
-    . " (log $LOG/test.log)");
-my $tests_ok = run_logged("$LOG/test.log", { tee => 1 }, 'nice', @make_test);
-note("OpenSSL's test summary (modules swapped: @mods):");
-print "  $_\n" for test_summary("$LOG/test.log");
-$tests_ok or fail("OpenSSL's tests failed with our modules (log $LOG/test.log)");
-note("OpenSSL $VERSION passes its tests with our @mods");
+my @masks = defined $opt{masks} && $opt{masks} =~ /\S/ ? split(' ', $opt{masks}) : ('default');
+my $default_mask = $ENV{OPENSSL_ia32cap};
+my @failed;
+for my $i (0 .. $#masks) {
+    my $mask = $masks[$i] eq 'default' ? $default_mask : $masks[$i];
+    if (defined $mask) { $ENV{OPENSSL_ia32cap} = $mask } else { delete $ENV{OPENSSL_ia32cap} }
+    my $what = defined $mask ? "OPENSSL_ia32cap=$mask" : 'OPENSSL_ia32cap unset';
+    my $log = @masks > 1 ? "$LOG/test-" . ($i + 1) . '.log' : "$LOG/test.log";
+    note('running: ' . join(' ', @make_test)
+        . ($arch->{runner} ? " with EXE_SHELL='$ENV{EXE_SHELL}'" : '')
+        . ", $what (log $log)");
+    my $ok = run_logged($log, { tee => 1 }, 'nice', @make_test);
+    note("OpenSSL's test summary (modules swapped: @mods; $what):");
+    print "  $_\n" for test_summary($log);
+    push @failed, "$what (log $log)" unless $ok;
+}
+fail("OpenSSL's tests failed with our modules: " . join('; ', @failed)) if @failed;
+note("OpenSSL $VERSION passes its tests with our @mods"
+     . (@masks > 1 ? ' under each of ' . scalar(@masks) . ' capability masks' : ''));
 exit 0;
 
 # --- helpers ---------------------------------------------------------------

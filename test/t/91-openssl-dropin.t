@@ -1,23 +1,24 @@
 #!/usr/bin/perl
 # tools/openssl-dropin.pl without an OpenSSL tree (issue 9).  The real run
 # takes half an hour; this checks the script's own logic in seconds:
-#  - argument errors (no OPENSSL_SRC, not a directory, not a tree, a tree
-#    of another version or configured for another target, unknown or
-#    wrong-architecture modules, a leftover swap with --check-only, a
-#    build directory another run holds, a Debian tree whose binary test
-#    data is not extracted) exit 2
-#    with a message saying what is wrong, and touch nothing;
+#  - argument errors exit 2, say what is wrong and touch nothing: no
+#    OPENSSL_SRC, not a directory, not a tree, a tree of another version
+#    or configured for another target, unknown or wrong-architecture
+#    modules, a leftover swap with --check-only, a build directory another
+#    run holds, a Debian tree whose binary test data is not extracted;
 #  - --check-only passes on our complete modules and fails, naming the
 #    symbol, when the required list asks for one we do not export;
 #  - against a mock OpenSSL tree (VERSION.dat 3.0, a Configure that writes
 #    configdata.pm and a Makefile with OpenSSL's rule shapes for
-#    crypto/sha/sha1-x86_64.s; its module also declares OPENSSL_ia32cap_P
-#    common, as OpenSSL's 32-bit ones do, which is no export to match), the full cycle: configure, swap, build,
-#    our code checked in the object and libcrypto.a, make test with TESTS,
-#    the summary printed, and the tree restored; the same with a failing
-#    build, failing tests, a make that would regenerate over ours, and a
-#    SIGTERM during the tests: each exits non-zero and leaves OpenSSL's
-#    own file back in place, its object deleted and no saved state;
+#    crypto/sha/sha1-x86_64.s, whose module declares OPENSSL_ia32cap_P
+#    common as OpenSSL's 32-bit ones do: no export to match), the full
+#    cycle: configure, swap, build, our code found in the object and in
+#    libcrypto.a, make test with TESTS once per capability mask, each
+#    summary printed, the tree restored;
+#  - the same with a failing build, failing tests, a make that would
+#    regenerate over ours, and a SIGTERM during the tests: each exits
+#    non-zero and leaves OpenSSL's own file back, the object compiled from
+#    ours deleted and no saved state;
 #  - --restore puts back what an interrupted run left.
 use strict;
 use warnings;
@@ -130,7 +131,7 @@ crypto/sha/libcrypto-lib-sha1-x86_64.o: crypto/sha/sha1-x86_64.s
 libcrypto.a: crypto/sha/libcrypto-lib-sha1-x86_64.o
 	rm -f $@; ar rc $@ crypto/sha/libcrypto-lib-sha1-x86_64.o
 test: all
-	@echo "mock harness: TESTS=$(TESTS) HARNESS_JOBS=$(HARNESS_JOBS)"
+	@echo "mock harness: TESTS=$(TESTS) HARNESS_JOBS=$(HARNESS_JOBS) ia32cap=$${OPENSSL_ia32cap-unset}"
 	@if [ -f slow-tests ]; then echo "mock: slow test started"; sleep 30; fi
 	@if [ -f fail-tests ]; then printf 'Test Summary Report\n-------------------\n90-test_mock.t (Wstat: 256 Tests: 1 Failed: 1)\nFiles=1, Tests=1\nResult: FAIL\n'; exit 1; fi
 	@printf 'All tests successful.\nFiles=1, Tests=1,  0 wallclock secs\nResult: PASS\n'
@@ -242,16 +243,21 @@ remove_tree("$t/$state");
 
 # --- the full cycle on the mock tree ---------------------------------------
 $t = mock_tree('full');
-($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--tests', 'test_mock', '--jobs', '1']);
+delete $ENV{OPENSSL_ia32cap};
+($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--tests', 'test_mock', '--jobs', '1',
+                            '--masks', 'default ~0x200000200000000:~0']);
 result($st == 0, 'mock tree: full cycle exits 0') or diag($err);
 result($out =~ /configuring: \.\/Configure linux-x86_64/ && (slurp("$t/configdata.pm") // '') =~ /linux-x86_64/,
        'an unconfigured tree is configured for linux-x86_64');
 result($out =~ m{\Q$sha1\E\s+<- perl crypto/sha/asm/sha1-x86_64\.pl elf}, 'prints the swapped file');
 result($out =~ m{our code is in \Q$sha1_o\E, libcrypto\.a\(libcrypto-lib-sha1-x86_64\.o\)},
        'checks our code is in the object and in libcrypto.a');
-result($out =~ /mock harness: TESTS=test_mock HARNESS_JOBS=1/, 'make test gets TESTS and HARNESS_JOBS');
-result($out =~ /test summary.*\n\s+All tests successful\.\n\s+Files=1, Tests=1/,
-       "prints the harness's summary");
+result($out =~ /mock harness: TESTS=test_mock HARNESS_JOBS=1 ia32cap=unset\n/
+       && $out =~ /mock harness: TESTS=test_mock HARNESS_JOBS=1 ia32cap=~0x200000200000000:~0\n/,
+       'make test gets TESTS and HARNESS_JOBS, once per mask of --masks ("default": unset)');
+my @summaries = $out =~ /test summary \(modules swapped: sha1-x86_64; (.*?)\):\n\s+All tests successful\.\n\s+Files=1, Tests=1/g;
+result("@summaries" eq 'OPENSSL_ia32cap unset OPENSSL_ia32cap=~0x200000200000000:~0',
+       "prints the harness's summary for each mask, naming it");
 result(is_restored($t), "after success: OpenSSL's own file is back, the object from ours deleted, no state");
 
 for my $case (['fail-build', qr/build failed with our modules/, 'a failing build'],
