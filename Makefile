@@ -175,7 +175,7 @@ bench: $(BENCH) test-deps
 # --- drop-in run against an OpenSSL 3.0 tree -------------------------------
 # make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
-#   [DROPIN_MASKS="default ~0x200000200000000:~0"] [DROPIN_JOBS=2]
+#   [DROPIN_MASKS="default ~0x200020200000000:~0"] [DROPIN_JOBS=2]
 #   [DROPIN_REBUILD=1]; see tools/openssl-dropin.pl.
 OPENSSL_ARCH ?= x86_64
 DROPIN_JOBS  ?= 2
