@@ -29,9 +29,9 @@
 #     per OPENSSL_ia32cap mask of --masks, so one build tests every path.
 #  7. Always, also on failure or a signal: the saved files are put back and
 #     the objects compiled from ours deleted, so the next make rebuilds
-#     OpenSSL's (--rebuild-after: at once).  The saved state lives in BUILD/.perlasm-dropin until
-#     then: a run interrupted harder than a signal is restored by the next
-#     run, or by --restore.
+#     OpenSSL's (--rebuild-after: at once).  The saved state lives in
+#     BUILD/.perlasm-dropin until then: a run interrupted harder than a
+#     signal is restored by the next run, or by --restore.
 use strict;
 use warnings;
 use Cwd qw(abs_path);
@@ -114,19 +114,18 @@ if (-f "$SRC/debian/binary.tar") {
 my $arch = $ARCH{$opt{arch}}
     or fail("--arch $opt{arch}: want x86_64 or x86", 2);
 my $BUILD = $SRC;
-if (defined $opt{build} && $opt{build} ne '') {
-    make_path($opt{build}) unless -d $opt{build} || $opt{'check-only'};
-    $BUILD = -d $opt{build} ? abs_path($opt{build}) : $opt{build};
-}
+$BUILD = -d $opt{build} ? abs_path($opt{build}) : $opt{build}
+    if defined $opt{build} && $opt{build} ne '';
 
 # One run per build directory: a second one would take the first's swap
 # for a leftover.  The lock (on the directory itself) ends with us.
 my $lock;
-if (-d $BUILD) {
+sub lock_build {
     open($lock, '<', $BUILD) or fail("cannot open $BUILD: $!", 2);
     flock($lock, LOCK_EX | LOCK_NB)
         or fail("another openssl-dropin run is using $BUILD; wait for it to finish", 2);
 }
+lock_build() if -d $BUILD;
 
 # Restoring comes first: the tree may hold ours from a run that died.
 our $restored;
@@ -185,6 +184,11 @@ if ($opt{'check-only'}) {
 
 # --- 3. configure, OpenSSL's own files -------------------------------------
 my $LOG = tempdir("$ME-logs.XXXXXX", TMPDIR => 1, CLEANUP => 0);
+if (!-d $BUILD) {
+    make_path($BUILD) or fail("cannot create the build directory $BUILD: $!");
+    $BUILD = abs_path($BUILD);
+    lock_build();
+}
 if (!defined $configured) {
     my $configure = $BUILD eq $SRC ? './Configure' : "$SRC/Configure";
     note("configuring: $configure $arch->{target} (log $LOG/configure.log)");
