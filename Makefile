@@ -150,6 +150,7 @@ include test/win64/win64.mk
 include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
+include test/aes586/aes586.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh
@@ -171,6 +172,7 @@ $(BENCH): $(BUILD)/obj/bench/bench.o $(TEST_LIB_OBJS) $(LIB)
 bench: $(BENCH) test-deps
 	$(BENCH) $(BENCH_ARGS)
 	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS))
+	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
 
 # --- drop-in run against an OpenSSL 3.0 tree -------------------------------
 # make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]

@@ -7,7 +7,8 @@
  *   --csv FILE   also write every measurement as CSV
  *                (table,mode,bits,bytes,update,path,cycles_per_byte)
  *   --mode NAME  only this mode; repeatable; "cbc" means cbc-enc and cbc-dec.
- *                Modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc sha1
+ *                Modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc
+ *                ccm-enc ccm-dec ocb-enc sha1
  *
  * Cycles are TSC cycles read with rdtsc (a fixed-rate clock, not the core
  * clock); each figure is the median of repeated runs after a warm-up, on
@@ -36,6 +37,10 @@
 #include "cryptoasm.h"
 #include "impl.h"
 #include "../test/lib/ossl.h"
+#include "../test/lib/ccm_glue.h"
+#include "../test/lib/ossl_ccm.h"
+#include "../test/lib/ocb_mode.h"
+#include "../test/lib/ossl_ocb.h"
 
 /* OpenSSL's table-based AES: AES-NI, SSSE3 (vpaes) and PCLMULQDQ off. */
 #define TABLE_MASK "~0x200020200000000:~0"
@@ -82,6 +87,12 @@ struct job {
     struct ossl_sha1 *os;
     size_t update;                 /* SHA-1 bytes per update call */
     uint8_t md[20];
+    struct ccm_glue ccm;           /* CCM: ours through the bulk functions */
+    struct ossl_ccm *occm;
+    AES_KEY ocb_ek, ocb_dk;        /* OCB: a whole message per operation */
+    struct ocb_mode ocb;
+    struct ossl_ocb *oo;
+    uint8_t tag[16];
 };
 
 static int op_ecb(struct job *j)
@@ -110,9 +121,44 @@ static int op_lrw(struct job *j)
     return casm_aes_lrw(&j->lk, j->iv, j->in, j->out, j->len, j->enc);
 }
 
+/*
+ * CCM as a message: 12-byte nonce (j->iv), no AAD, 16-byte tag, so each
+ * call also pays for B0 and the tag block.  Decryption checks j->tag.
+ */
+#define CCM_NONCE 12
+#define CCM_TAG 16
+
+static int op_ccm(struct job *j)
+{
+    return j->enc ? ccm_seal(&j->ccm, j->iv, CCM_NONCE, NULL, 0, j->in, j->out,
+                             j->len, j->tag, CCM_TAG)
+                  : ccm_open(&j->ccm, j->iv, CCM_NONCE, NULL, 0, j->in, j->out,
+                             j->len, j->tag, CCM_TAG);
+}
+
+static int op_ossl_ccm(struct job *j)
+{
+    return ossl_ccm_message(j->occm, j->iv, NULL, 0, j->in, j->out, j->len,
+                            j->tag);
+}
+
 static int op_ossl_cipher(struct job *j)
 {
     return ossl_cipher_update(j->oc, j->in, j->out, j->len);
+}
+
+/* OCB as an application sees it: nonce, the data, the tag; no AAD. */
+static int op_ocb(struct job *j)
+{
+    ocb_mode_setiv(&j->ocb, j->iv, 12, 16);
+    ocb_mode_crypt(&j->ocb, j->in, j->out, j->len, 1);
+    ocb_mode_tag(&j->ocb, j->tag, 16);
+    return 0;
+}
+
+static int op_ossl_ocb(struct job *j)
+{
+    return ossl_ocb_message(j->oo, j->iv, NULL, 0, j->in, j->out, j->len, j->tag);
 }
 
 /* SHA-1 as tcrypt times it: init, len/update updates, final. */
@@ -211,6 +257,10 @@ static const struct bmode bmodes[] = {
     { "ctr", "CTR", "ctr", 1, op_ctr },
     { "xts-enc", "XTS encrypt", "xts", 1, op_xts },
     { "lrw-enc", "LRW encrypt", NULL, 1, op_lrw },
+    { "ccm-enc", "CCM encrypt (12-byte nonce, no AAD, 16-byte tag)", "ccm", 1, op_ccm },
+    { "ccm-dec", "CCM decrypt (12-byte nonce, no AAD, 16-byte tag)", "ccm", 0, op_ccm },
+    /* Only for entries with OCB bulk functions (aesni_ocb_encrypt). */
+    { "ocb-enc", "OCB encrypt (12-byte nonce, 16-byte tag, whole message)", "ocb", 1, op_ocb },
 };
 #define N_BMODES (sizeof(bmodes) / sizeof(bmodes[0]))
 
@@ -245,6 +295,9 @@ static const int *key_sizes(const struct bmode *m, int *count)
 /* --- the child side --------------------------------------------------------------- */
 
 static uint8_t *buf_in, *buf_out, *buf_ref;
+/* CCM decryption's input: buf_in sealed under the job's key and nonce. */
+static uint8_t *buf_ccm, ccm_tag[16];
+static struct ossl_ccm *occm;
 
 static void fill(uint8_t *p, size_t n, uint64_t seed)
 {
@@ -262,7 +315,8 @@ static void child_setup(void)
     buf_in = aligned_alloc(64, MAX_BUF + 64);
     buf_out = aligned_alloc(64, MAX_BUF + 64);
     buf_ref = aligned_alloc(64, MAX_BUF + 64);
-    if (!buf_in || !buf_out || !buf_ref)
+    buf_ccm = aligned_alloc(64, MAX_BUF + 64);
+    if (!buf_in || !buf_out || !buf_ref || !buf_ccm)
         die("out of memory");
     fill(buf_in, MAX_BUF, 1);
     /* Stay on one CPU: a migration mid-run would mix two TSCs and caches. */
@@ -273,6 +327,23 @@ static void child_setup(void)
         CPU_SET(cpu, &set);
         sched_setaffinity(0, sizeof(set), &set);
     }
+}
+
+/*
+ * Our CCM job: the glue over impl's block and bulk functions; decryption
+ * reads buf_in sealed with this key and nonce (into buf_ccm, ccm_tag).
+ */
+static void ccm_setup(struct job *j, const struct casm_aes_impl *impl)
+{
+    struct ccm_glue g = { &j->k.enc, impl->encrypt, impl->ccm64_enc, impl->ccm64_dec };
+    j->ccm = g;
+    if (j->enc)
+        return;
+    if (ccm_seal(&j->ccm, j->iv, CCM_NONCE, NULL, 0, buf_in, buf_ccm, j->len,
+                 ccm_tag, CCM_TAG) != 0)
+        die("%s: CCM sealing the decryption input failed", impl->name);
+    j->in = buf_ccm;
+    memcpy(j->tag, ccm_tag, CCM_TAG);
 }
 
 static void ours_setup(struct job *j, const struct bmode *m,
@@ -293,10 +364,18 @@ static void ours_setup(struct job *j, const struct bmode *m,
         rc = casm_aes_xts_set_key_with(&j->xk, impl, key, bits);
     else if (m->ours == op_lrw)
         rc = casm_aes_lrw_set_key_with(&j->lk, impl, key, bits);
+    else if (m->ours == op_ocb) {
+        rc = impl->set_encrypt_key(key, bits, &j->ocb_ek) |
+             impl->set_decrypt_key(key, bits, &j->ocb_dk);
+        ocb_mode_init(&j->ocb, &j->ocb_ek, &j->ocb_dk, impl->encrypt,
+                      impl->decrypt, impl->ocb_enc, impl->ocb_dec);
+    }
     else
         rc = casm_aes_set_key_with(&j->k, impl, key, bits);
     if (rc != 0)
         die("%s: AES-%d key setup failed (%d)", impl->name, bits, rc);
+    if (m->ours == op_ccm)
+        ccm_setup(j, impl);
 }
 
 static void ossl_setup(struct job *j, struct ossl_cipher *oc,
@@ -310,6 +389,31 @@ static void ossl_setup(struct job *j, struct ossl_cipher *oc,
     j->out = out;
     j->len = len;
     j->oc = oc;
+    if (m->ours == op_ccm) {
+        /* verify() ran ours_setup first: buf_ccm holds the input. */
+        j->op = op_ossl_ccm;
+        j->enc = m->enc;
+        j->occm = occm;
+        memcpy(j->iv, iv, 16);
+        if (!m->enc) {
+            j->in = buf_ccm;
+            memcpy(j->tag, ccm_tag, CCM_TAG);
+        }
+        if (ossl_ccm_init(occm, bits, m->enc, key, CCM_NONCE, CCM_TAG) != 0)
+            die("OpenSSL CCM: %s", ossl_ccm_error());
+        return;
+    }
+    memcpy(j->iv, iv, 16);
+    if (m->ours == op_ocb) {
+        static struct ossl_ocb *oo;
+        if (oo == NULL && (oo = ossl_ocb_new()) == NULL)
+            die("%s", ossl_ocb_error());
+        j->op = op_ossl_ocb;
+        j->oo = oo;
+        if (ossl_ocb_init(oo, bits, m->enc, key, 12, 16) != 0)
+            die("%s", ossl_ocb_error());
+        return;
+    }
     if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0)
         die("%s", ossl_error());
 }
@@ -340,7 +444,9 @@ static void verify(const struct bmode *m, const struct casm_aes_impl *impl,
             die("%s %s AES-%d, %zu bytes: call failed", impl->name, m->title,
                 bits, len);
         if (ref.op(&ref) != 0)
-            die("%s %s AES-%d: %s", ref_name, m->title, bits, ossl_error());
+            die("%s %s AES-%d: %s", ref_name, m->title, bits,
+                m->ours == op_ccm ? ossl_ccm_error() :
+                m->ours == op_ocb ? ossl_ocb_error() : ossl_error());
         if (memcmp(buf_out, buf_ref, len) != 0) {
             size_t i = 0;
             while (buf_out[i] == buf_ref[i])
@@ -350,6 +456,9 @@ static void verify(const struct bmode *m, const struct casm_aes_impl *impl,
                 impl->name, m->title, bits, len, call, ref_name, i,
                 buf_out[i], buf_ref[i]);
         }
+        if (memcmp(ours.tag, ref.tag, sizeof(ours.tag)) != 0)
+            die("%s %s AES-%d, %zu bytes: tag differs from %s; not timing "
+                "wrong code", impl->name, m->title, bits, len, ref_name);
     }
 }
 
@@ -376,6 +485,8 @@ static void child_aes(const char *impl_name, const char *ossl_label)
     struct ossl_cipher *oc = ossl_cipher_new();
     if (oc == NULL)
         die("%s", ossl_error());
+    if ((occm = ossl_ccm_new()) == NULL)
+        die("OpenSSL CCM: %s", ossl_ccm_error());
 
     char ossl_path_name[64];
     snprintf(ossl_path_name, sizeof(ossl_path_name), "openssl@%s", ossl_label);
@@ -389,6 +500,8 @@ static void child_aes(const char *impl_name, const char *ossl_label)
         int nbits;
         const int *bits = key_sizes(m, &nbits);
         if (!selected(m->name) || (impl_name == NULL && m->evp == NULL))
+            continue;
+        if (m->ours == op_ocb && (impl_name == NULL || impl->ocb_enc == NULL))
             continue;
         for (int b = 0; b < nbits; b++) {
             for (size_t s = 0; s < N_AES_SIZES; s++) {
@@ -416,6 +529,7 @@ static void child_aes(const char *impl_name, const char *ossl_label)
         }
     }
     ossl_cipher_free(oc);
+    ossl_ccm_free(occm);
 }
 
 /*
@@ -745,7 +859,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: bench [--quick] [--csv FILE] [--mode NAME]...\n"
-            "modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc sha1 "
+            "modes: ecb-enc cbc-enc cbc-dec ctr xts-enc lrw-enc ccm-enc ccm-dec "
+            "ocb-enc sha1 "
             "(a prefix before '-' selects all, e.g. cbc)\n");
     exit(2);
 }

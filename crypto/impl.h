@@ -20,6 +20,25 @@ typedef void (*sha1_block_f) (SHA_CTX *c, const void *p, size_t nblocks);
 typedef void (*xts128_f) (const unsigned char *in, unsigned char *out,
                           size_t len, const void *key1, const void *key2,
                           const unsigned char iv[16]);
+/*
+ * CCM bulk, OpenSSL's ccm128_f: whole blocks; CBC-MAC into cmac (read and
+ * written) and CTR with a 64-bit big-endian counter in ivec[8..15], which
+ * is not written back.
+ */
+typedef void (*ccm128_f) (const unsigned char *in, unsigned char *out,
+                          size_t blocks, const void *key,
+                          const unsigned char ivec[16],
+                          unsigned char cmac[16]);
+/*
+ * OCB bulk over whole blocks (OpenSSL's ocb128_f, the shape of
+ * aesni_ocb_encrypt/decrypt): block j is message block start_block_num + j;
+ * offset_i and checksum are read and written back; L_ holds L_0, L_1, ...
+ */
+typedef void (*ocb128_f) (const unsigned char *in, unsigned char *out,
+                          size_t blocks, const void *key,
+                          size_t start_block_num, unsigned char offset_i[16],
+                          const unsigned char L_[][16],
+                          unsigned char checksum[16]);
 
 struct casm_aes_impl {
     const char *name;
@@ -38,6 +57,8 @@ struct casm_aes_impl {
     cbc128_f cbc;           /* NULL: CRYPTO_cbc128_* over encrypt/decrypt */
     ctr128_f ctr32;         /* NULL: CRYPTO_ctr128_encrypt over encrypt */
     xts128_f xts_enc, xts_dec;   /* NULL: CRYPTO_xts128_encrypt */
+    ccm128_f ccm64_enc, ccm64_dec;   /* NULL: CCM a block at a time */
+    ocb128_f ocb_enc, ocb_dec;   /* NULL: no OCB bulk (block at a time) */
 };
 
 struct casm_sha1_impl {

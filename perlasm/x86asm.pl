@@ -11,6 +11,12 @@
 # error names the module's line and exits 1 before anything is written.
 # The output is written in asm_finish, to a temporary renamed into place.
 #
+# A function named with a leading "_" is private (a local symbol, no
+# endbr32: only direct calls reach it); &hidden(NAME) keeps a global inside
+# the linked object.  &switch_stack(REG, SLOT) moves esp to REG after
+# storing the old esp at SLOT(REG), &restore_stack() moves it back; in
+# between the CFA is described as [esp+SLOT]+depth, so the CFI stays exact.
+#
 # Stages: this file (the API and the command line), X86::Operand (operand
 # checks), X86::Program (statements, labels, stack depth and CFI),
 # X86::Emit::Gas / X86::Emit::Nasm (text per flavour).
@@ -95,6 +101,9 @@ sub data_word        { prog()->data(4, @_) }
 sub rodata           { prog()->section('rodata') }
 sub text             { prog()->section('text') }
 sub picmeup          { prog()->picmeup(@_) }
+sub hidden           { prog()->hidden($_) for @_ }
+sub switch_stack     { prog()->switch_stack(@_) }
+sub restore_stack    { prog()->restore_stack(@_) }
 sub wparam           { prog()->wparam(@_) }
 sub swtmp            { X86::Operand::memory(4, 4 * $_[0], 'esp') }
 sub stack_push       { prog()->insn('sub', 'esp', 4 * $_[0]) }

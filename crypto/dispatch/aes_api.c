@@ -4,9 +4,11 @@
  * families; every mode then runs with that implementation's functions,
  * using its bulk hooks where it has them and the generic modes otherwise.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "impl.h"
+#include "modes/block_util.h"
 
 int casm_aes_set_key_with(CASM_AES_KEY *k, const struct casm_aes_impl *impl,
                           const unsigned char *key, int bits)
@@ -32,6 +34,22 @@ const char *casm_aes_key_impl(const CASM_AES_KEY *k)
     return k != NULL && k->impl != NULL ? k->impl->name : NULL;
 }
 
+/*
+ * The fallbacks of the modes live in functions of their own, reached by a
+ * tail call, so the paths through an implementation's bulk routine (every
+ * short message on an AES-NI machine) need no saved registers: a 16-byte
+ * call is a few dozen instructions, and the wrapper's part of them matters.
+ */
+__attribute__((noinline))
+static int ecb_by_blocks(block128_f block, const AES_KEY *ks,
+                         const unsigned char *in, unsigned char *out,
+                         size_t len)
+{
+    for (size_t i = 0; i < len; i += 16)
+        block(in + i, out + i, ks);
+    return 0;
+}
+
 int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, int enc)
 {
@@ -46,10 +64,8 @@ int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
         impl->ecb(in, out, len, ks, enc);
         return 0;
     }
-    block128_f block = enc ? impl->encrypt : impl->decrypt;
-    for (size_t i = 0; i < len; i += 16)
-        block(in + i, out + i, ks);
-    return 0;
+    return ecb_by_blocks(enc ? impl->encrypt : impl->decrypt, ks, in, out,
+                         len);
 }
 
 int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
@@ -75,6 +91,23 @@ int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
     return 0;
 }
 
+/* CTR through the generic modes: partial blocks, pending key stream. */
+__attribute__((noinline))
+static int ctr_general(const CASM_AES_KEY *k, const unsigned char *in,
+                       unsigned char *out, size_t len,
+                       unsigned char counter[16], unsigned char ecount[16],
+                       unsigned int *num)
+{
+    const struct casm_aes_impl *impl = k->impl;
+    if (impl->ctr32 != NULL)
+        CRYPTO_ctr128_encrypt_ctr32(in, out, len, &k->enc, counter, ecount,
+                                    num, impl->ctr32);
+    else
+        CRYPTO_ctr128_encrypt(in, out, len, &k->enc, counter, ecount, num,
+                              impl->encrypt);
+    return 0;
+}
+
 int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, unsigned char counter[16],
                  unsigned char ecount[16], unsigned int *num)
@@ -85,14 +118,25 @@ int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
     if (*num >= 16)
         return CASM_ERR_LENGTH;
 
-    const struct casm_aes_impl *impl = k->impl;
-    if (impl->ctr32 != NULL)
-        CRYPTO_ctr128_encrypt_ctr32(in, out, len, &k->enc, counter, ecount,
-                                    num, impl->ctr32);
-    else
-        CRYPTO_ctr128_encrypt(in, out, len, &k->enc, counter, ecount, num,
-                              impl->encrypt);
-    return 0;
+    /*
+     * Whole blocks from a block boundary that do not carry out of the low
+     * 32 bits of the counter: one ctr32 call, and the counter word stored
+     * alone (the ctr32 code loads the rest of the block separately, so
+     * the next call's loads are forwarded from this store).  Partial
+     * blocks, key stream left in ecount and the carry into the upper 96
+     * bits take the general path.
+     */
+    ctr128_f ctr32 = k->impl->ctr32;
+    if (*num == 0 && len % 16 == 0 && ctr32 != NULL) {
+        uint32_t low = load_be32(counter + 12);
+        size_t blocks = len / 16;
+        if (blocks <= UINT32_MAX - low) {
+            ctr32(in, out, blocks, &k->enc, counter);
+            store_be32(counter + 12, low + (uint32_t)blocks);
+            return 0;
+        }
+    }
+    return ctr_general(k, in, out, len, counter, ecount, num);
 }
 
 int casm_aes_xts_set_key_with(CASM_AES_XTS_KEY *k,
@@ -115,6 +159,22 @@ int casm_aes_xts_set_key(CASM_AES_XTS_KEY *k, const unsigned char *key,
     return casm_aes_xts_set_key_with(k, casm_aes_best(), key, bits);
 }
 
+__attribute__((noinline))
+static int xts_by_blocks(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
+                         const unsigned char *in, unsigned char *out,
+                         size_t len, int enc)
+{
+    const struct casm_aes_impl *impl = k->data.impl;
+    const XTS128_CONTEXT ctx = {
+        .key1 = (void *)(enc ? &k->data.enc : &k->data.dec),
+        .key2 = (void *)&k->tweak.enc,
+        .block1 = enc ? impl->encrypt : impl->decrypt,
+        .block2 = impl->encrypt,
+    };
+    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, enc);
+    return 0;
+}
+
 int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
@@ -131,14 +191,7 @@ int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
         bulk(in, out, len, enc ? &k->data.enc : &k->data.dec, &k->tweak.enc, iv);
         return 0;
     }
-    const XTS128_CONTEXT ctx = {
-        .key1 = (void *)(enc ? &k->data.enc : &k->data.dec),
-        .key2 = (void *)&k->tweak.enc,
-        .block1 = enc ? impl->encrypt : impl->decrypt,
-        .block2 = impl->encrypt,
-    };
-    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, enc);
-    return 0;
+    return xts_by_blocks(k, iv, in, out, len, enc);
 }
 
 int casm_aes_lrw_set_key_with(CASM_AES_LRW_KEY *k,

@@ -14,7 +14,7 @@
  * its mask clears AES-NI, SSSE3 and PCLMULQDQ (":~0" keeps words 2-3 as
  * detected), which also puts OpenSSL on its table-based path.
  */
-#ifdef CASM_AES_ASM
+#if defined(CASM_AES_ASM) || defined(CASM_AES586_ASM)
 #define AES_C_MASK NULL                     /* the assembly always wins */
 #else
 #define AES_C_MASK "~0x200020200000000:~0"
@@ -52,6 +52,22 @@ void aesni_xts_encrypt(const unsigned char *in, unsigned char *out, size_t len,
 void aesni_xts_decrypt(const unsigned char *in, unsigned char *out, size_t len,
                        const void *key1, const void *key2,
                        const unsigned char iv[16]);
+void aesni_ccm64_encrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *key,
+                                const unsigned char ivec[16],
+                                unsigned char cmac[16]);
+void aesni_ccm64_decrypt_blocks(const unsigned char *in, unsigned char *out,
+                                size_t blocks, const void *key,
+                                const unsigned char ivec[16],
+                                unsigned char cmac[16]);
+void aesni_ocb_encrypt(const unsigned char *in, unsigned char *out,
+                       size_t blocks, const void *key, size_t start_block_num,
+                       unsigned char offset_i[16], const unsigned char L_[][16],
+                       unsigned char checksum[16]);
+void aesni_ocb_decrypt(const unsigned char *in, unsigned char *out,
+                       size_t blocks, const void *key, size_t start_block_num,
+                       unsigned char offset_i[16], const unsigned char L_[][16],
+                       unsigned char checksum[16]);
 
 static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
@@ -67,11 +83,15 @@ static const struct casm_aes_impl aes_aesni = {
     .ctr32 = aesni_ctr32_encrypt_blocks,
     .xts_enc = aesni_xts_encrypt,
     .xts_dec = aesni_xts_decrypt,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
+    .ocb_enc = aesni_ocb_encrypt,
+    .ocb_dec = aesni_ocb_decrypt,
 };
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
- * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions are
- * the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
+ * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached directly; the other functions
+ * (CCM's serial chain has no wide form) are the AES-NI ones.  "aesni" is then forced by clearing VAES (word 3 bit 9),
  * the ymm width by clearing AVX512F (word 2 bit 16).
  */
 void aesni_ecb_encrypt_vaes512(const unsigned char *in, unsigned char *out,
@@ -104,6 +124,17 @@ void aesni_xts_encrypt_vaes256(const unsigned char *in, unsigned char *out,
 void aesni_xts_decrypt_vaes256(const unsigned char *in, unsigned char *out,
                               size_t len, const void *key1, const void *key2,
                               const unsigned char iv[16]);
+/* OCB has a ymm width only (aesni-x86_64/ocb.pl). */
+void aesni_ocb_encrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t blocks, const void *key,
+                               size_t start_block_num, unsigned char offset_i[16],
+                               const unsigned char L_[][16],
+                               unsigned char checksum[16]);
+void aesni_ocb_decrypt_vaes256(const unsigned char *in, unsigned char *out,
+                               size_t blocks, const void *key,
+                               size_t start_block_num, unsigned char offset_i[16],
+                               const unsigned char L_[][16],
+                               unsigned char checksum[16]);
 
 static const struct casm_aes_impl aes_aesni_vaes512 = {
     .name = "aesni_vaes512",
@@ -121,6 +152,8 @@ static const struct casm_aes_impl aes_aesni_vaes512 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes512,
     .xts_enc = aesni_xts_encrypt_vaes512,
     .xts_dec = aesni_xts_decrypt_vaes512,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
 };
 static const struct casm_aes_impl aes_aesni_vaes256 = {
     .name = "aesni_vaes256",
@@ -136,6 +169,10 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .ctr32 = aesni_ctr32_encrypt_blocks_vaes256,
     .xts_enc = aesni_xts_encrypt_vaes256,
     .xts_dec = aesni_xts_decrypt_vaes256,
+    .ccm64_enc = aesni_ccm64_encrypt_blocks,
+    .ccm64_dec = aesni_ccm64_decrypt_blocks,
+    .ocb_enc = aesni_ocb_encrypt_vaes256,
+    .ocb_dec = aesni_ocb_decrypt_vaes256,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
 #else
@@ -188,8 +225,50 @@ static const struct casm_aes_impl aes_x86_64_full = {
 #define AES_TABLE_IMPLS
 #endif
 
+#ifdef CASM_AES586_ASM
+/*
+ * Table-based AES for 32-bit x86 (crypto/aes/asm/aes-586.pl, the -m32
+ * build), which provides OpenSSL's AES_* names: compact code for single
+ * blocks and short CBC (MMX/SSE when the CPU has SSE), full T-tables for
+ * long CBC.  "x86_full" reaches the full-table code for every call.
+ */
+void aes586_encrypt_full(const unsigned char *in, unsigned char *out,
+                         const AES_KEY *k);
+void aes586_decrypt_full(const unsigned char *in, unsigned char *out,
+                         const AES_KEY *k);
+void aes586_cbc_encrypt_full(const unsigned char *in, unsigned char *out,
+                             size_t len, const AES_KEY *k,
+                             unsigned char *ivec, int enc);
+
+static const struct casm_aes_impl aes_x86 = {
+    .name = "x86",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = "~0x200020200000000:~0",
+    .set_encrypt_key = AES_set_encrypt_key,
+    .set_decrypt_key = AES_set_decrypt_key,
+    .encrypt = (block128_f)AES_encrypt,
+    .decrypt = (block128_f)AES_decrypt,
+    .cbc = (cbc128_f)AES_cbc_encrypt,
+};
+static const struct casm_aes_impl aes_x86_full = {
+    .name = "x86_full",
+    .need = { 0, 0, 0, 0 },
+    .need_name = "nothing",
+    .force_mask = NULL,
+    .set_encrypt_key = AES_set_encrypt_key,
+    .set_decrypt_key = AES_set_decrypt_key,
+    .encrypt = (block128_f)aes586_encrypt_full,
+    .decrypt = (block128_f)aes586_decrypt_full,
+    .cbc = (cbc128_f)aes586_cbc_encrypt_full,
+};
+#define AES586_IMPLS &aes_x86, &aes_x86_full,
+#else
+#define AES586_IMPLS
+#endif
+
 const struct casm_aes_impl *const casm_aes_impls[] = {
-    AESNI_IMPLS AES_TABLE_IMPLS &aes_c
+    AESNI_IMPLS AES_TABLE_IMPLS AES586_IMPLS &aes_c
 };
 const size_t casm_aes_impl_count =
     sizeof(casm_aes_impls) / sizeof(casm_aes_impls[0]);

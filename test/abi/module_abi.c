@@ -14,6 +14,7 @@
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "../lib/tap.h"
+#include "../lib/ocb_model.h"
 
 /* Deterministic bytes: the input does not matter, only that it is fixed. */
 static void fill(unsigned char *p, size_t n, uint32_t seed)
@@ -66,19 +67,16 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
     total_steps += st.steps;
 }
 
-/* Calls fn(args) through both checkers; `what` names it in the output. */
-static int check_call(const char *label, const char *what, const void *fn,
-                      const uint64_t *args, int nargs, uint64_t *ret)
+/* fn(args) single-stepped through the unwind checker. */
+static void check_unwind(const char *label, const char *what, const void *fn,
+                         const uint64_t *args, int nargs)
 {
     char err[512];
-    int rc = abi_call(fn, args, nargs, ret, err, sizeof(err));
-    if (!tap_ok(rc == 0, "%s%s: callee-saved state kept (ABI checker)", label, what))
-        tap_diag("%s", err);
 #ifndef _WIN32
     const char *why = NULL;
     if (!unwind_check_available(&why)) {
         tap_skip(why, "%s%s: unwind check", label, what);
-        return rc;
+        return;
     }
 #endif
     struct unwind_stats st = { 0, 0 };
@@ -88,6 +86,17 @@ static int check_call(const char *label, const char *what, const void *fn,
                 what, st.steps))
         tap_diag("%s", err);
     total_steps += st.steps;
+}
+
+/* Calls fn(args) through both checkers; `what` names it in the output. */
+static int check_call(const char *label, const char *what, const void *fn,
+                      const uint64_t *args, int nargs, uint64_t *ret)
+{
+    char err[512];
+    int rc = abi_call(fn, args, nargs, ret, err, sizeof(err));
+    if (!tap_ok(rc == 0, "%s%s: callee-saved state kept (ABI checker)", label, what))
+        tap_diag("%s", err);
+    check_unwind(label, what, fn, args, nargs);
     return rc;
 }
 
@@ -103,6 +112,57 @@ static void check_bytes(const char *label, const char *what, const void *fn,
     if (check_call(label, what, fn, args, nargs, &ret) == 0)
         tap_ok(memcmp(out, want, n) == 0, "%s%s gives the C reference's bytes",
                label, what);
+}
+
+/*
+ * The CCM bulk hooks (aesni_ccm64_*), against a C model: the 64-bit
+ * counter crosses its wrap, cmac is updated in place and ivec is not.
+ * cmac is reset before each of the two calls (ABI, then unwind), as the
+ * CBC iv is below.
+ */
+static void check_ccm(const char *label, const struct casm_aes_impl *im,
+                      const AES_KEY *ek, const AES_KEY *ref_e)
+{
+    enum { BLOCKS = 37 };
+    static unsigned char in[16 * BLOCKS + 1], out[16 * BLOCKS], want[16 * BLOCKS];
+    unsigned char ivec[16], cmac0[16], cmac[16], cmac_want[16], ctr[16], ks[16];
+    char what[96], err[512];
+    if (im->ccm64_enc == NULL || im->ccm64_dec == NULL)
+        return;
+    fill(in, sizeof(in), 31);
+    fill(ivec, 16, 37);
+    memset(ivec + 8, 0xff, 8);
+    ivec[15] = 0xf0;                        /* wraps after 16 blocks */
+    fill(cmac0, 16, 41);
+    for (int enc = 1; enc >= 0; enc--) {
+        memcpy(ctr, ivec, 16);
+        memcpy(cmac_want, cmac0, 16);
+        for (size_t b = 0; b < BLOCKS; b++) {
+            const unsigned char *p = in + 1 + 16 * b;
+            aes_c_encrypt(ctr, ks, ref_e);
+            for (int i = 0; i < 16; i++) {
+                want[16 * b + i] = p[i] ^ ks[i];
+                cmac_want[i] ^= enc ? p[i] : want[16 * b + i];
+            }
+            aes_c_encrypt(cmac_want, cmac_want, ref_e);
+            for (int i = 15; i >= 8 && ++ctr[i] == 0; i--)
+                ;
+        }
+        const void *fn = (const void *)(enc ? im->ccm64_enc : im->ccm64_dec);
+        uint64_t a[6] = { U(in + 1), U(out), BLOCKS, U(ek), U(ivec), U(cmac) };
+        uint64_t ret;
+        snprintf(what, sizeof(what), "aes %s ccm64 %s (across the 64-bit counter wrap)",
+                 im->name, enc ? "encrypt" : "decrypt");
+        memcpy(cmac, cmac0, 16);
+        int rc = abi_call(fn, a, 6, &ret, err, sizeof(err));
+        if (!tap_ok(rc == 0 && memcmp(out, want, sizeof(out)) == 0 &&
+                    memcmp(cmac, cmac_want, 16) == 0,
+                    "%s%s: callee-saved state kept, bytes and cmac as the C model's",
+                    label, what))
+            tap_diag("%s", rc ? err : "output or cmac differs from the C model");
+        memcpy(cmac, cmac0, 16);
+        check_unwind(label, what, fn, a, 6);
+    }
 }
 
 /*
@@ -160,6 +220,89 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
                         a, 6, out, want, N);
         }
     }
+    check_ccm(label, im, ek, ref_e);
+}
+
+/*
+ * OCB bulk functions: 31 blocks from block 5 (where VAES runs: a head of
+ * 12 in xmm, one ymm group of 16, then 3; else xmm groups of 8, 8, 8, 4, 2
+ * and 1), so ntz(i) reaches 5, against the C model.  offset_i and checksum are
+ * read and written, so they are reset before each of the two calls (ABI
+ * checker, then unwind checker); the bytes are compared after the first.
+ */
+static void check_ocb(const char *label, const struct casm_aes_impl *im,
+                      const AES_KEY *ek, const AES_KEY *dk,
+                      const AES_KEY *ref_e, const AES_KEY *ref_d)
+{
+    enum { BLOCKS = 31, START = 5 };
+    static unsigned char in[BLOCKS * 16 + 1], out[BLOCKS * 16], want[BLOCKS * 16];
+    static unsigned char l[6][16];
+    unsigned char off[16], sum[16], off_w[16], sum_w[16];
+    char what[96], err[512];
+    uint64_t ret;
+    fill(in, sizeof(in), 31);
+    fill(&l[0][0], sizeof(l), 37);
+    for (int enc = 1; enc >= 0; enc--) {
+        fill(off_w, 16, 41);
+        fill(sum_w, 16, 43);
+        ocb_model_bulk(in + 1, want, BLOCKS, enc ? ref_e : ref_d,
+                       (ocb_model_cipher_f)(enc ? aes_c_encrypt : aes_c_decrypt),
+                       enc, START, off_w, (const unsigned char (*)[16])l, sum_w);
+        fill(off, 16, 41);
+        fill(sum, 16, 43);
+        uint64_t a[8] = { U(in + 1), U(out), BLOCKS, U(enc ? ek : dk), START,
+                          U(off), U(l), U(sum) };
+        const void *fn = (const void *)(enc ? im->ocb_enc : im->ocb_dec);
+        snprintf(what, sizeof(what), "aes %s ocb %s (%d blocks from block %d)",
+                 im->name, enc ? "encrypt" : "decrypt", BLOCKS, START);
+        int rc = abi_call(fn, a, 8, &ret, err, sizeof(err));
+        if (!tap_ok(rc == 0 && memcmp(out, want, sizeof(want)) == 0 &&
+                    memcmp(off, off_w, 16) == 0 && memcmp(sum, sum_w, 16) == 0,
+                    "%s%s: callee-saved state kept, bytes, offset and checksum "
+                    "as the C model's", label, what))
+            tap_diag("%s", rc ? err : "output, offset_i or checksum differs from the model");
+        fill(off, 16, 41);
+        fill(sum, 16, 43);
+        check_unwind(label, what, fn, a, 8);
+    }
+}
+
+/*
+ * The single-block entries of the CTR32 and XTS hooks (the short-message
+ * paths, which leave the function by their own epilogue): one block, one
+ * 16-byte XTS message each way, against the C AES.
+ */
+static void check_aes_one_block(const char *label,
+                                const struct casm_aes_impl *im,
+                                const AES_KEY *ek, const AES_KEY *dk,
+                                const AES_KEY *ref_e, const AES_KEY *ref_d)
+{
+    static unsigned char in[17], out[16], want[16], ctr[16], iv[16];
+    char what[96];
+    fill(in, sizeof(in), 31);
+    fill(ctr, 16, 37);
+    fill(iv, 16, 41);
+    if (im->ctr32 != NULL) {
+        aes_c_encrypt(ctr, want, ref_e);
+        for (int j = 0; j < 16; j++)
+            want[j] ^= in[1 + j];
+        uint64_t a[5] = { U(in + 1), U(out), 1, U(ek), U(ctr) };
+        snprintf(what, sizeof(what), "aes %s ctr32 (one block)", im->name);
+        check_bytes(label, what, (const void *)im->ctr32, a, 5, out, want, 16);
+    }
+    if (im->xts_enc != NULL && im->xts_dec != NULL) {
+        for (int enc = 1; enc >= 0; enc--) {
+            XTS128_CONTEXT ctx = { (void *)(enc ? ref_e : ref_d), (void *)ref_e,
+                                   (block128_f)(enc ? aes_c_encrypt : aes_c_decrypt),
+                                   (block128_f)aes_c_encrypt };
+            CRYPTO_xts128_encrypt(&ctx, iv, in + 1, want, 16, enc);
+            uint64_t a[6] = { U(in + 1), U(out), 16, U(enc ? ek : dk), U(ek), U(iv) };
+            snprintf(what, sizeof(what), "aes %s xts %s (one block)", im->name,
+                     enc ? "encrypt" : "decrypt");
+            check_bytes(label, what, (const void *)(enc ? im->xts_enc : im->xts_dec),
+                        a, 6, out, want, 16);
+        }
+    }
 }
 
 /*
@@ -201,6 +344,9 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
         tap_ok(memcmp(out, want, 16) == 0, "%s%s gives the C AES's block", label, what);
     }
     check_aes_bulk(label, im, &ek, &dk, &ref_e, &ref_d);
+    if (im->ocb_enc != NULL && im->ocb_dec != NULL)
+        check_ocb(label, im, &ek, &dk, &ref_e, &ref_d);
+    check_aes_one_block(label, im, &ek, &dk, &ref_e, &ref_d);
     if (im->cbc == NULL)
         return;
     for (int run = 0; run < 4; run++) {

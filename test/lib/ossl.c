@@ -372,3 +372,15 @@ int ossl_sha1(const void *data, size_t len, uint8_t md[20])
         return -1;
     return ossl_sha1_final(s, md);
 }
+
+/* --- for other wrappers ------------------------------------------------------ */
+
+void *ossl_symbol(const char *name)
+{
+    return ossl.handle ? dlsym(ossl.handle, name) : NULL;
+}
+
+void *ossl_cipher_evp_ctx(struct ossl_cipher *c)
+{
+    return c->ctx;
+}

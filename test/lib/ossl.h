@@ -65,4 +65,12 @@ int ossl_sha1_update(struct ossl_sha1 *s, const void *data, size_t len);
 int ossl_sha1_final(struct ossl_sha1 *s, uint8_t md[20]);
 int ossl_sha1(const void *data, size_t len, uint8_t md[20]);
 
+/*
+ * For wrappers of other EVP interfaces (ossl_ccm.c): a symbol of the
+ * loaded libcrypto (NULL if absent), and a cipher context's
+ * EVP_CIPHER_CTX.
+ */
+void *ossl_symbol(const char *name);
+void *ossl_cipher_evp_ctx(struct ossl_cipher *c);
+
 #endif

@@ -15,6 +15,8 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish);
+use X86Disasm ();
+use Capture qw(capture);
 
 my $root   = "$FindBin::Bin/../..";
 my $build  = $ENV{BUILD} // 'build';
@@ -25,19 +27,6 @@ my $dir    = tempdir(CLEANUP => 1);
 sub have { my ($cmd) = @_; return !system("command -v $cmd >/dev/null 2>&1") }
 sub which { my ($cmd) = @_; my $p = `command -v $cmd 2>/dev/null`; chomp $p; return $p }
 sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
-
-sub run {
-    my (@cmd) = @_;
-    my $pid = open(my $fh, '-|') // die "fork: $!\n";
-    if (!$pid) {
-        open STDERR, '>&', \*STDOUT or die;
-        exec @cmd or do { print "cannot run $cmd[0]: $!\n"; exit 127 };
-    }
-    local $/;
-    my $out = <$fh> // '';
-    close $fh;
-    return ($?, $out);
-}
 
 # --- the ELF program under qemu-i386 ------------------------------------------
 my $elf_bin = "$build/test/x86asm/corpus_elf";
@@ -57,7 +46,7 @@ for my $fl (qw(coff win32n)) {
                ? 'nasm not installed' : 'i686-w64-mingw32-gcc not installed (gcc-mingw-w64-i686)'));
         next;
     }
-    my (undef, $f) = have('llvm-objdump') ? run('llvm-objdump', '-f', $exe) : (0, 'pei-i386');
+    my (undef, $f) = have('llvm-objdump') ? capture('llvm-objdump', '-f', $exe) : (0, 'pei-i386');
     result(-s $exe && $f =~ /(coff|pei)-i386/, "$fl: corpus_$fl.exe is a linked i386 PE program (cannot run here)");
 }
 
@@ -72,37 +61,13 @@ my %ASM = (
 
 sub generate {
     my ($flavour, $out, @flags) = @_;
-    return run($^X, $corpus, $flavour, @flags, $out);
+    return capture($^X, $corpus, $flavour, @flags, $out);
 }
 
-# Instruction streams per function: {name => [insn...]}.  Operands of an
-# instruction carrying a relocation become REL; branch targets TARGET;
-# alignment NOPs (each assembler picks its own) are dropped.
+# Instruction streams of the corpus functions (test/lib/X86Disasm.pm).
 sub functions {
-    my ($obj) = @_;
-    my ($st, $out) = run('llvm-objdump', '-d', '-r', '--no-show-raw-insn', $obj);
-    return undef if $st;
-    my (%fn, $cur);
-    for (split /\n/, $out) {
-        if (/^[0-9a-f]+ <_?(\w+)>:/) { my $name = $1; $cur = $name =~ /^corpus_/ ? $name : undef; next }
-        next unless $cur;
-        if (/^\s+[0-9a-f]+:\s+(R_|IMAGE_REL|GENERIC_|RELOC|\w+_RELOC)/ || /^\s+[0-9a-f]+:\s+\S*(VANILLA|SECTDIFF|PAIR|DIR32|REL32)/) {
-            $fn{$cur}[-1] =~ s/(\$|\b)-?(0x)?[0-9a-f]+(?=\(|$|,)/REL/g if @{ $fn{$cur} // [] };
-            next;
-        }
-        next unless /^\s+[0-9a-f]+:\s+(.*)$/;
-        my $i = $1;
-        $i =~ s/\s*#.*//;
-        $i =~ s/\s*<[^>]*>//;
-        $i =~ s/\s+/ /g;
-        $i =~ s/ $//;
-        $i =~ s/^(j\w+|calll?) (0x)?[0-9a-f]+$/$1 TARGET/;
-        next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax|int3)\b/ || $i eq '';
-        # GNU as pads 32-bit code with lea (%esi,%eiz), %esi and the like.
-        next if $i =~ /^lea[lw]? (0x0|0)?\((%e\w\w|%\w\w)(,%eiz(,\d)?)?\), \2$/;
-        push @{ $fn{$cur} }, $i;
-    }
-    return \%fn;
+    my ($obj, $decorated) = @_;
+    return X86Disasm::functions($obj, qr/^corpus_/, decorated => $decorated);
 }
 
 my %obj;
@@ -116,7 +81,7 @@ for my $v ([ 'elf', 'elf-pic', '-fPIC' ], [ 'elf', 'elf' ], [ 'macosx', 'macosx'
            "$tag: corpus.pl generates, byte-identical twice") or print "#   $msg";
     my ($tool, $cmd) = @{ $ASM{$fl} };
     if (!have($tool)) { result(1, "$tag: assembles", "SKIP $tool not installed"); next }
-    ($st, $msg) = run($cmd->($src, "$dir/corpus.$tag.o"));
+    ($st, $msg) = capture($cmd->($src, "$dir/corpus.$tag.o"));
     result($st == 0 && $msg eq '', "$tag: $tool assembles it with no warnings")
         or print map { "#   $_\n" } split /\n/, $msg;
     $obj{$tag} = "$dir/corpus.$tag.o" unless $st;
@@ -133,7 +98,7 @@ for my $p (@pairs) {
                . (have('llvm-objdump') ? "no $tag or $ref object" : 'llvm-objdump not installed'));
         next;
     }
-    my ($ra, $rb) = (functions($obj{$ref}), functions($obj{$tag}));
+    my ($ra, $rb) = (functions($obj{$ref}, 0), functions($obj{$tag}, 1));
     my @names = sort grep { !$skip->{$_} } keys %{ $ra // {} };
     my ($n, @bad) = (0);
     for my $f (@names) {
@@ -153,18 +118,18 @@ for my $p (@pairs) {
 # --- ELF: notes, endbr32, CFI ----------------------------------------------------
 if ($obj{'elf-pic'} && have('readelf') && have('objdump')) {
     my $o = $obj{'elf-pic'};
-    my (undef, $notes) = run('readelf', '-n', $o);
+    my (undef, $notes) = capture('readelf', '-n', $o);
     result($notes =~ /x86 feature: IBT, SHSTK/, 'elf: .note.gnu.property says IBT, SHSTK');
-    my (undef, $sec) = run('readelf', '-S', '-W', $o);
+    my (undef, $sec) = capture('readelf', '-S', '-W', $o);
     result($sec =~ /\.note\.GNU-stack/ && $sec =~ /\.rodata/ && $sec =~ /\.eh_frame/,
            'elf: .note.GNU-stack, constants in .rodata, .eh_frame present');
-    my (undef, $nm) = run('nm', '-g', '--defined-only', $o);
-    my (undef, $dis) = run('objdump', '-d', $o);
+    my (undef, $nm) = capture('nm', '-g', '--defined-only', $o);
+    my (undef, $dis) = capture('objdump', '-d', $o);
     my @syms = $nm =~ /^[0-9a-f]+ T (\w+)$/mg;
     my @missing = grep { $dis !~ /<\Q$_\E>:\n\s+[0-9a-f]+:\s+f3 0f 1e fb\s/ } @syms;
     result(@syms >= 6 && !@missing, 'elf: all ' . scalar(@syms) . ' entries start with endbr32')
         or print "#   missing: @missing\n";
-    my (undef, $fr) = run('readelf', '--debug-dump=frames-interp', $o);
+    my (undef, $fr) = capture('readelf', '--debug-dump=frames-interp', $o);
     my @fde = $fr =~ /FDE cie=/g;
     result(@fde == @syms, 'elf: one DWARF FDE per function (' . scalar(@fde) . ')');
     # corpus_sum's table: CFA esp+4 at entry, +20 after the four pushes, back
@@ -178,7 +143,7 @@ if ($obj{'elf-pic'} && have('readelf') && have('objdump')) {
     result(1, 'elf: notes, endbr32, CFI', 'SKIP no ELF object, readelf or objdump');
 }
 if ($obj{macosx} && have('llvm-objdump')) {
-    my (undef, $t) = run('llvm-objdump', '-t', '-h', $obj{macosx});
+    my (undef, $t) = capture('llvm-objdump', '-t', '-h', $obj{macosx});
     result($t =~ /\b_corpus_sum\b/ && $t =~ /__const/ && $t =~ /__eh_frame|__compact_unwind/,
            'macosx: "_" names, constants in __TEXT,__const, unwind info present');
 }
@@ -204,6 +169,13 @@ my @bad = (
     [ '&push("eax"); &set_label("x"); &pop("eax"); &jmp(&label("x"));', qr/:3: stack depth differs/, 'a jump to a label at another stack depth' ],
     [ '&mov("esp", "eax");', qr/:3: mov changes esp in a way the CFI cannot follow/, 'an untrackable esp write' ],
     [ '&movdqu("xmm0", &QWP(0, "eax"));', qr/:3: movdqu: an MMX\/SSE (instruction|register) in a 386-only build/, 'SSE in a 386 build', '386' ],
+    # stack switching (switch_stack/restore_stack)
+    [ '&switch_stack("eax", 8);', qr/:4: ret while the stack is switched/, 'a return with esp switched' ],
+    [ '&switch_stack("eax", 8); &mov("ecx", &wparam(0)); &restore_stack();', qr/:3: wparam after switch_stack/, 'an argument read with esp switched' ],
+    [ '&switch_stack("esp", 8);', qr/:3: switch_stack: the new frame must be in a 32-bit general register other than esp/, 'switching to esp' ],
+    [ '&restore_stack();', qr/:3: restore_stack without switch_stack/, 'restore_stack without switch_stack' ],
+    [ '&switch_stack("eax", 8); &push("ebx"); &restore_stack();', qr/:3: restore_stack: 8 bytes are on the switched stack, 4 at switch_stack/, 'restore_stack with a push outstanding' ],
+    [ '&set_label("x"); &switch_stack("eax", 8); &jmp(&label("x"));', qr/:3: stack switching differs at/, 'a jump between switched and unswitched code' ],
 );
 for my $case (@bad) {
     my ($body, $want, $what, @extra) = @$case;
@@ -214,7 +186,7 @@ for my $case (@bad) {
         . "$body\n&ret(); &function_end_B('f');\n&asm_finish();\n";
     close $fh;
     my $out = "$dir/bad.out.s";
-    my ($st, $msg) = run($^X, $mod, 'elf', $out, @extra);
+    my ($st, $msg) = capture($^X, $mod, 'elf', $out, @extra);
     result($st != 0 && $msg =~ $want && !glob("$out*"), "$what: an error naming the line, no file")
         or print "#   exit $st: $msg\n";
 }

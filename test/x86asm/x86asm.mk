@@ -43,8 +43,10 @@ $(BUILD)/test/x86asm/corpus_%.exe: test/x86asm/corpus_main.c $(X86A)/corpus.%.o
 	@mkdir -p $(@D)
 	$(MINGW32_CC) $(WARN) -O2 -o $@ $^
 
-# gcc -m32 needs the 32-bit libgcc (gcc-multilib).
-ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+# gcc -m32 needs the 32-bit libgcc and C headers (gcc-multilib): probe by
+# compiling, since libgcc alone can be present without the headers.
+HAVE_CC32 := $(shell printf '\043include <stdint.h>\nint main(void){return 0;}\n' | $(CC32) -x c -o /dev/null - 2>/dev/null && echo yes)
+ifeq ($(HAVE_CC32),yes)
 tests: $(BUILD)/test/x86asm/corpus_elf
 endif
 ifneq ($(shell command -v clang 2>/dev/null),)

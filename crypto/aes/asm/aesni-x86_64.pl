@@ -7,6 +7,8 @@
 #   aesni_ecb_encrypt, aesni_cbc_encrypt            whole blocks
 #   aesni_ctr32_encrypt_blocks                      32-bit BE counter
 #   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
+#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (aesni-x86_64/ccm.pl)
+#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (aesni-x86_64/ocb.pl)
 #
 #   perl crypto/aes/asm/aesni-x86_64.pl FLAVOUR OUTPUT
 #
@@ -41,6 +43,8 @@ use lib "$FindBin::Bin/../../../perlasm/lib";
 use X64::Module;
 
 require "$FindBin::Bin/aesni-x86_64/vaes.pl";
+require "$FindBin::Bin/aesni-x86_64/ccm.pl";
+require "$FindBin::Bin/aesni-x86_64/ocb.pl";
 
 X64::Module::pipe_output(@ARGV);
 
@@ -246,11 +250,12 @@ ___
 # ---------------------------------------------------------------------------
 # ECB, CBC and CTR32 come in three functions each: OpenSSL's name, which
 # chooses a VAES width at run time (vaes_select), and NAME_vaes512 /
-# NAME_vaes256, hidden, which always take that width, so the tests reach
-# each one directly.  All three finish on the xmm code below.
+# NAME_vaes256, hidden, which take that width without looking at the CPU,
+# so the tests reach each one directly.  All three finish on the xmm code
+# below, and all three start there for inputs shorter than:
 #
-# Shortest input (bytes for ECB/CBC, blocks for CTR) for which the
-# dispatching functions leave the xmm code.
+# Shortest input (bytes for ECB/CBC/XTS, blocks for CTR) for which the
+# functions leave the xmm code.
 our %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4, xts => 64);
 
 sub vaes_variants {
@@ -353,10 +358,12 @@ ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	test	%rdx,%rdx
 	jz	.L${name}_enc_partial
 
-	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.
+	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.  K0
+	# goes in first: the iv arrives last (from the previous call's store
+	# when calls are chained), so only one XOR stands between it and AES.
 	movdqu	(%rdi),$x
-	pxor	$iv,$x
 	pxor	$k0,$x
+	pxor	$iv,$x
 	sub	\$16,%rdx
 	jz	.L${name}_enc_last
 .align	16
@@ -391,8 +398,8 @@ ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
 	cmp	%r9,%rax
 	jb	.L${name}_enc_copy
 	movdqa	(%rsp),$x
-	pxor	$iv,$x
 	pxor	$k0,$x
+	pxor	$iv,$x
 ${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
 	movdqu	$x,(%rsi)
 	movdqa	$x,$iv
@@ -476,19 +483,44 @@ ___
 # r8 ivec (not written).  Round 0 is applied to the counter block once:
 # $base = ivec ^ K0, and each block only replaces the last word with
 # bswap(counter) ^ K0[3], computed in a 32-bit register so it wraps.
-# The XOR with the input rides in the aesenclast key.
+# The XOR with the input rides in the aesenclast key.  Only bytes 0-11 of
+# ivec are loaded as a vector: callers (CRYPTO_ctr128_encrypt_ctr32, the
+# casm API) store the counter word alone, and a 16-byte load spanning that
+# 4-byte store cannot be forwarded from it, so it would wait for the store
+# to retire, which serialises consecutive short calls on this call's AES.
+# A single block (the short-message case) has its own path: the counter
+# block is ivec itself, read in the same three pieces, and none of the
+# per-block counter arithmetic is needed.
 for my $fv (@{ vaes_variants('aesni_ctr32_encrypt_blocks') }) {
     my ($name, $variant, $head) = @$fv;
     my %W = map { $_ => ".L${name}_w$_" } 512, 256;
     my ($tk, $k0, $kl, $base, $u) = map { "%xmm$_" } 8 .. 12;
+    my $x = $b[0];
     my $t = <<___;
 
 $head.function $name, args=5, xmm=6-15
+	cmp	\$1,%rdx
+	jne	.L${name}_blocks
+${\ key_setup('%rcx', '%r10d', '%r11') }	movq	(%r8),$x
+	pinsrd	\$2,8(%r8),$x
+	pinsrd	\$3,12(%r8),$x
+	movups	(%rcx),$tk
+	pxor	$tk,$x
+${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	movdqu	(%rdi),$u
+	movups	(%r11),$tk
+	pxor	$tk,$u
+	aesenclast	$u,$x
+	movdqu	$x,(%rsi)
+	pxor	$tk,$tk
+	pxor	$u,$u
+	.return
+.L${name}_blocks:
 	test	%rdx,%rdx
 	jz	.L${name}_ret
 ${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
-	movdqu	(%r8),$base
+	movq	(%r8),$base
+	pinsrd	\$2,8(%r8),$base		# dword 3 is set per block
 	pxor	$k0,$base
 	mov	12(%r8),%r9d
 	bswap	%r9d				# the counter
@@ -603,6 +635,8 @@ $head.function $name, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
 	movdqu	(%r9),$T
 ${\ one_block('enc', '%r8', $T, $tk, '%r10d', '%r11') }${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
 	movups	(%r11),$kl
+	cmp	\$16,%rdx			# one block: no tweak to make, no stealing
+	je	${\ $L->('one') }
 	movdqa	.Laesni_xts_mask(%rip),$mask
 	mov	%rdx,%r9
 	and	\$15,%r9			# b, the partial block
@@ -700,6 +734,7 @@ ${\ $block->('(%rsi)', '(%rsi)', $T) }
 ___
         }
         $t .= "\tjmp\t${\ $L->('done') }\n";
+        $t .= $L->('one') . ":\n" . $block->('(%rdi)', '(%rsi)', $T) . "\tjmp\t${\ $L->('done') }\n";
         $t .= "$W{$_}:\n" . vaes_xts_bulk(vaes_width($_), $dir, $L->('x')) for vaes_widths($variant);
         $t .= <<___;
 ${\ $L->('done') }:
@@ -717,5 +752,8 @@ ___
       }
     }
 }
+
+print ccm64_functions();
+print ocb_functions();
 
 X64::Module::finish();

@@ -82,7 +82,48 @@ sub set_depth {
     fail("the stack pointer moves above the return address (CFA offset $cfa)") if $cfa < 4;
     return if $cfa == $f->{cfa};
     $f->{cfa} = $cfa;
+    if (my $sw = $f->{sw}) {
+        fail("the stack pointer moves above the switched frame's saved-esp slot")
+            if $cfa < $sw->{base};
+        $self->cfi(op => 'cfa_deref', slot => $sw->{slot} + $cfa - $sw->{base}, base => $sw->{base});
+        return;
+    }
     $self->cfi(op => 'cfa', offset => $cfa);
+}
+
+# --- stack switching ----------------------------------------------------------
+# switch_stack(REG, SLOT): esp becomes REG (a new, say aligned, frame below
+# the old one) after the old esp is stored at SLOT(REG).  From then on the
+# CFA is  [esp + SLOT] + depth  (a DWARF expression), moved along by every
+# later push or esp adjustment, so unwinding is right at each instruction:
+# before the store and between the two moves esp is still the old one.
+# &wparam is refused until restore_stack(), which reloads esp from the
+# slot.  REG keeps pointing at the new frame.
+sub switch_stack {
+    my ($self, $reg, $slot) = @_;
+    my $f = $self->{func} or fail("switch_stack outside a function");
+    fail("switch_stack: the stack is already switched (at $f->{sw}{where})") if $f->{sw};
+    my $r = register_info($reg);
+    fail("switch_stack: the new frame must be in a 32-bit general register other than esp")
+        unless $r && $r->{class} eq 'gpr' && $r->{size} == 4 && $r->{name} ne 'esp';
+    fail("switch_stack: the slot must be a non-negative multiple of 4")
+        unless defined $slot && $slot =~ /^\d+$/ && $slot % 4 == 0;
+    $self->insn('mov', memory(4, $slot, $r->{name}), 'esp');
+    $self->emit(k => 'insn', mn => 'mov', kind => 'gpr', ops => [ operand('esp'), operand($r->{name}) ]);
+    $f->{sw} = { slot => 0 + $slot, base => $f->{cfa}, where => source_line() };
+    $self->cfi(op => 'cfa_deref', slot => 0 + $slot, base => $f->{cfa});
+}
+
+sub restore_stack {
+    my ($self) = @_;
+    my $f = $self->{func} or fail("restore_stack outside a function");
+    my $sw = $f->{sw} or fail("restore_stack without switch_stack");
+    fail("restore_stack: $f->{cfa} bytes are on the switched stack, $sw->{base} at switch_stack")
+        unless $f->{cfa} == $sw->{base};
+    $self->emit(k => 'insn', mn => 'mov', kind => 'gpr',
+                ops => [ operand('esp'), operand(memory(4, $sw->{slot}, 'esp')) ]);
+    $f->{sw} = undef;
+    $self->cfi(op => 'def_cfa', offset => $f->{cfa});
 }
 
 # Control reaches label $id: by falling through (or jumping back) the depth
@@ -94,8 +135,7 @@ sub arrive {
     my $seen = $f->{at_label}{$id};
     if ($f->{dead}) {
         if ($seen) {
-            $self->set_depth($seen->{cfa});
-            $f->{saved} = { %{ $seen->{saved} } };
+            $self->adopt($seen);
         }
         $f->{dead} = 0;
     } else {
@@ -103,14 +143,35 @@ sub arrive {
     }
 }
 
+# After a jmp or ret, the state recorded at a label becomes the current one.
+sub adopt {
+    my ($self, $seen) = @_;
+    my $f = $self->{func};
+    my ($had, $has) = ($f->{sw}, $seen->{sw_state});
+    $f->{sw} = $has;
+    if (($had // 0) != ($has // 0)) {
+        $f->{cfa} = $seen->{cfa};
+        $self->cfi(op => $has ? 'cfa_deref' : 'def_cfa', offset => $seen->{cfa},
+                   ($has ? (slot => $has->{slot} + $seen->{cfa} - $has->{base}, base => $has->{base}) : ()));
+    } else {
+        $self->set_depth($seen->{cfa});
+    }
+    $f->{saved} = { %{ $seen->{saved} } };
+}
+
 sub branch_to {
     my ($self, $id) = @_;
     my $f = $self->{func};
     my $seen = $f->{at_label}{$id};
+    my $sw = $f->{sw} ? "switched at $f->{sw}{where}" : 'not switched';
     if ($seen && $seen->{cfa} != $f->{cfa}) {
         fail("stack depth differs at $id: $f->{cfa} bytes here, $seen->{cfa} at $seen->{where}");
     }
-    $f->{at_label}{$id} //= { cfa => $f->{cfa}, saved => { %{ $f->{saved} } }, where => source_line() };
+    if ($seen && $seen->{sw} ne $sw) {
+        fail("stack switching differs at $id: $sw here, $seen->{sw} at $seen->{where}");
+    }
+    $f->{at_label}{$id} //= { cfa => $f->{cfa}, sw => $sw, saved => { %{ $f->{saved} } },
+                              sw_state => $f->{sw}, where => source_line() };
 }
 
 # How instruction $mn with operands @ops moves esp, in a function.
@@ -121,14 +182,15 @@ sub track {
     my $is_esp = sub { $_[0] && $_[0]{type} eq 'reg' && $_[0]{reg} =~ /^e?sp$/ };
     if ($mn eq 'push' || $mn eq 'pushf' || $mn eq 'pushfd') {
         $self->set_depth($f->{cfa} + 4);
-        if ($dst && $dst->{type} eq 'reg' && $CALLEE_SAVED{ $dst->{reg} } && !$f->{saved}{ $dst->{reg} }) {
+        if ($dst && $dst->{type} eq 'reg' && $CALLEE_SAVED{ $dst->{reg} } && !$f->{saved}{ $dst->{reg} }
+            && !$f->{sw}) {
             $f->{saved}{ $dst->{reg} } = $f->{cfa};
             $self->cfi(op => 'offset', reg => $dst->{reg}, offset => -$f->{cfa});
         }
     } elsif ($mn eq 'pop' || $mn eq 'popf' || $mn eq 'popfd') {
         fail("pop of esp is not supported") if $is_esp->($dst);
         my $r = $dst && $dst->{type} eq 'reg' ? $dst->{reg} : '';
-        my $restores = $r && ($f->{saved}{$r} // -1) == $f->{cfa};
+        my $restores = $r && !$f->{sw} && ($f->{saved}{$r} // -1) == $f->{cfa};
         $self->set_depth($f->{cfa} - 4);
         if ($restores) {
             delete $f->{saved}{$r};
@@ -152,6 +214,8 @@ sub track {
     } elsif ($mn eq 'xchg' && $is_esp->($ops[1])) {
         fail("xchg with esp is not supported");
     }
+    fail("ret while the stack is switched (at $f->{sw}{where}): restore_stack first")
+        if $mn eq 'ret' && $f->{sw};
     if ($mn eq 'jmp' || $mn eq 'ret') {
         $self->branch_to($dst->{name}) if $dst && $dst->{type} eq 'label';
         $f->{dead} = 1;
@@ -209,11 +273,15 @@ sub function_begin_B {
     fail("function \"$name\" starts inside \"$self->{func}{name}\"") if $self->{func};
     fail("bad function name \"" . ($name // 'undef') . "\"") unless defined $name && $name =~ /^[A-Za-z_]\w*$/;
     $self->section('text');
-    $self->emit(k => 'func', name => $name);
+    # A leading underscore makes a private (file-local) function, as in
+    # OpenSSL's layer.
+    $self->emit(k => 'func', name => $name, private => ($name =~ /^_/ ? 1 : 0));
     $self->{func} = { name => $name, labels => {}, cfa => 4, saved => {}, at_label => {},
                       dead => 0, begun => source_line() };
     $self->cfi(op => 'startproc');
-    $self->insn('endbr32');    # indirect-branch target under CET (IBT)
+    # An indirect-branch target under CET (IBT).  A private function is
+    # only reached by direct calls from this file, so it needs none.
+    $self->insn('endbr32') unless $name =~ /^_/;
 }
 
 sub function_begin {
@@ -224,6 +292,8 @@ sub function_begin {
 
 sub epilogue {
     my ($self) = @_;
+    fail("a return while the stack is switched (at $self->{func}{sw}{where}): restore_stack first")
+        if $self->{func}{sw};
     $self->insn('pop', $_) for qw(edi esi ebx ebp);
     $self->insn('ret');
 }
@@ -244,6 +314,7 @@ sub function_end_B {
     my ($self, $name) = @_;
     my $f = $self->{func} or fail("function_end_B(\"$name\") without a function");
     fail("function_end_B(\"$name\") closes function \"$f->{name}\"") if $name ne $f->{name};
+    fail("function $name ends with the stack switched (at $f->{sw}{where})") if $f->{sw} && !$f->{dead};
     # Labels used here but not set: file-level ones (checked in finish).
     for my $l (sort keys %{ $f->{labels} }) {
         my $lab = $f->{labels}{$l};
@@ -271,6 +342,8 @@ sub depth {
 sub wparam {
     my ($self, $n) = @_;
     fail("wparam needs an argument number") unless defined $n && $n =~ /^\d+$/;
+    fail("wparam after switch_stack (at $self->{func}{sw}{where}): the arguments are not at a known esp offset")
+        if $self->{func} && $self->{func}{sw};
     return memory(4, $self->depth('wparam') + 4 * $n, 'esp');
 }
 
@@ -306,6 +379,13 @@ sub extern {
     fail("bad symbol name \"$name\"") unless $name =~ /^[A-Za-z_]\w*$/;
     return if $self->{externs}{$name}++;
     $self->emit(k => 'extern', name => $name);
+}
+
+# hidden(NAME): a global that stays inside the linked program or library.
+sub hidden {
+    my ($self, $name) = @_;
+    fail("bad symbol name \"" . ($name // 'undef') . "\"") unless defined $name && $name =~ /^[A-Za-z]\w*$/;
+    $self->emit(k => 'hidden', name => $name);
 }
 
 sub comment { my ($self, $text) = @_; $self->emit(k => 'comment', text => $text) }

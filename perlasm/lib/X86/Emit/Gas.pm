@@ -49,6 +49,14 @@ sub term {
     die "term kind $k\n";
 }
 
+# Private and hidden functions of this file cannot be preempted.
+sub bound_here {
+    my ($self, $name) = @_;
+    $self->{bound} //= { map { $_->{name} => 1 }
+        grep { $_->{k} eq 'hidden' || ($_->{k} eq 'func' && $_->{private}) } @{ $self->{program}->statements } };
+    return $self->{bound}{$name};
+}
+
 my %SUFFIX = (1 => 'b', 2 => 'w', 4 => 'l', 8 => 'q');
 my %RENAME = (cdq => 'cltd', cwde => 'cwtl', rep_movsb => 'rep movsb', rep_movsd => 'rep movsl',
               rep_stosb => 'rep stosb', rep_stosd => 'rep stosl', pushfd => 'pushfl', popfd => 'popfl');
@@ -61,7 +69,9 @@ sub operand {
     return "\$$op->{value}" if $t eq 'imm';
     return $self->local_label($op->{name}) if $t eq 'label';
     if ($t eq 'symbol') {
-        return $self->global($op->{name}) . ($self->{pic} eq 'got' ? '@PLT' : '');
+        # Through the PLT only what the dynamic linker may bind elsewhere.
+        my $plt = $self->{pic} eq 'got' && !$self->bound_here($op->{name});
+        return $self->global($op->{name}) . ($plt ? '@PLT' : '');
     }
     my $disp = $self->terms_text($op->{disp});
     return "$star$disp" unless $op->{base} || $op->{index};
@@ -104,7 +114,16 @@ sub st_section {
 sub st_func {
     my ($self, $s) = @_;
     my $g = $self->global($s->{name});
-    return $self->{f}{func}->($g) . "\t.p2align\t4\n$g:\n";
+    my $decl = $s->{private} ? ($self->{f}{size} ? "\t.type\t$g,\@function\n" : '') : $self->{f}{func}->($g);
+    return $decl . "\t.p2align\t4\n$g:\n";
+}
+
+sub st_hidden {
+    my ($self, $s) = @_;
+    my $g = $self->global($s->{name});
+    return "\t.hidden\t$g\n" if $self->{flavour} eq 'elf';
+    return "\t.private_extern\t$g\n" if $self->{flavour} eq 'macosx';
+    return '';
 }
 
 sub st_endfunc {
@@ -123,8 +142,35 @@ sub st_cfi {
     return "\t$CFI{$op}\n" if $CFI{$op};
     return "\t.cfi_def_cfa_offset\t$s->{offset}\n" if $op eq 'cfa';
     return "\t.cfi_offset\t%$s->{reg},$s->{offset}\n" if $op eq 'offset';
+    return "\t.cfi_def_cfa\t%esp,$s->{offset}\n" if $op eq 'def_cfa';
+    return "\t.cfi_escape\t" . join(',', map { sprintf '0x%02x', $_ } cfa_deref_bytes($s)) . "\n"
+        if $op eq 'cfa_deref';
     return "\t.cfi_restore\t%$s->{reg}\n" if $op eq 'restore';
     die "cfi $op\n";
+}
+
+# DW_CFA_def_cfa_expression: CFA = [esp + slot] + base, i.e.
+# DW_OP_breg4 slot; DW_OP_deref; DW_OP_plus_uconst base.
+sub cfa_deref_bytes {
+    my ($s) = @_;
+    my @expr = (0x74, sleb128($s->{slot}), 0x06, 0x23, uleb128($s->{base}));
+    return (0x0f, scalar(@expr), @expr);
+}
+
+sub uleb128 {
+    my ($v) = @_;
+    my @b;
+    do { my $x = $v & 0x7f; $v >>= 7; push @b, $x | ($v ? 0x80 : 0) } while $v;
+    return @b;
+}
+
+# The slot offset is never negative (the layer refuses that), so the
+# signed form only needs a clear sign bit in its last byte.
+sub sleb128 {
+    my ($v) = @_;
+    my @b = uleb128($v);
+    if ($b[-1] & 0x40) { $b[-1] |= 0x80; push @b, 0 }
+    return @b;
 }
 
 my %DATA = (1 => '.byte', 2 => '.short', 4 => '.long');

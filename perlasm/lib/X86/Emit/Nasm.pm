@@ -67,6 +67,7 @@ sub st_comment { my ($self, $s) = @_; return "; $s->{text}\n" }
 sub st_extern  { '' }    # declared from the references, in header()
 sub st_cfi     { '' }    # no DWARF on Win32; SEH needs no tables here
 sub st_endfunc { '' }
+sub st_hidden  { '' }    # no visibility in COFF objects
 
 sub st_align {
     my ($self, $s) = @_;
@@ -82,7 +83,7 @@ sub st_section {
 sub st_func {
     my ($self, $s) = @_;
     my $g = $self->global($s->{name});
-    return "global\t$g\n\talign\t16\n$g:\n";
+    return ($s->{private} ? '' : "global\t$g\n") . "\talign\t16\n$g:\n";
 }
 
 my %DATA = (1 => 'db', 2 => 'dw', 4 => 'dd');

@@ -1,0 +1,86 @@
+# Included by the Makefile: the 32-bit build around crypto/aes/asm/aes-586.pl.
+#
+#   build/m32/libcrypto-asm.a    the C library compiled with gcc -m32 plus the
+#                                aes-586 object (small_footprint, PIC); the
+#                                64-bit-only assembly modules are left out and
+#                                their C fallbacks (SHA-1, AES-NI: none) used
+#   build/m32/VARIANT/           the same archive for each generated variant,
+#                                and kat_aes, every_length, aes586_diff linked
+#                                with it (run under qemu-i386 by 81-aes586.t)
+#   build/test/aes586/aes586_diff64   aes586_diff against the 64-bit archive
+#
+# Variants: small/unrolled (-DAES586_small_footprint=1/0) x PIC, non-PIC, and
+# the 386 build (no MMX/SSE).  Built only when gcc -m32 works (gcc-multilib).
+
+AES586_PL    := crypto/aes/asm/aes-586.pl crypto/aes/AesMath.pm
+M32          := $(BUILD)/m32
+M32_CC       ?= gcc -m32
+M32_CFLAGS   := -O2 -g -fPIC
+M32_DEFS     := -DCASM_AES586_ASM
+
+AES586_VARIANTS := small unrolled small-nopic unrolled-nopic small-386 unrolled-386
+AES586_FLAGS_small          := -fPIC
+AES586_FLAGS_unrolled       := -fPIC -DAES586_small_footprint=0
+AES586_FLAGS_small-nopic    :=
+AES586_FLAGS_unrolled-nopic := -DAES586_small_footprint=0
+AES586_FLAGS_small-386      := -fPIC 386
+AES586_FLAGS_unrolled-386   := -fPIC -DAES586_small_footprint=0 386
+# Non-PIC code is linked into a non-PIE program (no text relocations).
+aes586_ldflags = $(if $(findstring nopic,$(1)),-no-pie)
+
+# The C library without the 64-bit assembly glue, with the C SHA-1 and the
+# table C core (the differential reference, as aes_c_*).
+M32_C_SRCS := $(filter-out crypto/aes/aes_noasm.c crypto/sha/sha1_block_noasm.c $(ASM_C_SRCS),$(COMMON_SRCS)) \
+              crypto/sha/sha1_block_noasm.c $(CORE_table)
+M32_C_OBJS := $(patsubst %.c,$(M32)/obj/%.o,$(M32_C_SRCS))
+M32_TEST_LIB_OBJS := $(patsubst %.c,$(M32)/obj/%.o,$(TEST_LIB_SRCS))
+M32_PROGS  := kat_aes every_length aes586_diff
+
+$(M32)/obj/%.o: %.c $(BUILD)/gen/aes_tables.h
+	@mkdir -p $(@D)
+	$(M32_CC) $(CPPFLAGS_ALL) -Itest $(M32_DEFS) $(WARN) $(M32_CFLAGS) -MMD -MP -c $< -o $@
+$(M32)/obj/test/aes586/aes586_diff.o: M32_DEFS += -DAES586
+
+$(M32)/gen/aes-586-%.s: $(AES586_PL) $(PERLASM_X86)
+	@mkdir -p $(@D)
+	$(PERL) $< elf $(AES586_FLAGS_$*) $@
+$(M32)/gen/aes-586-%.o: $(M32)/gen/aes-586-%.s
+	as --32 --fatal-warnings -o $@ $<
+.PRECIOUS: $(M32)/gen/aes-586-%.s $(M32)/gen/aes-586-%.o $(M32)/obj/%.o
+
+$(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(M32)/libcrypto-asm.a: $(M32)/small/libcrypto-asm.a
+	cp $< $@
+
+define AES586_PROGS
+$(M32)/$(1)/%: $(M32)/obj/test/%.o $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a
+	$(M32_CC) $(call aes586_ldflags,$(1)) -o $$@ $$< $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a $(TEST_LDLIBS)
+$(M32)/$(1)/aes586_diff: $(M32)/obj/test/aes586/aes586_diff.o $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a
+	$(M32_CC) $(call aes586_ldflags,$(1)) -o $$@ $$< $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a $(TEST_LDLIBS)
+endef
+$(foreach v,$(AES586_VARIANTS),$(eval $(call AES586_PROGS,$(v))))
+
+$(BUILD)/test/aes586/aes586_diff64: $(BUILD)/obj/test/aes586/aes586_diff.o $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
+$(BUILD)/obj/test/aes586/aes586_diff.o: CPPFLAGS_ALL += -Itest
+
+AES586_ALL := $(M32)/libcrypto-asm.a \
+    $(foreach v,$(AES586_VARIANTS),$(addprefix $(M32)/$(v)/,$(M32_PROGS)))
+
+.PHONY: m32
+m32: $(AES586_ALL)
+tests: $(BUILD)/test/aes586/aes586_diff64
+ifneq ($(wildcard $(shell $(M32_CC) -print-libgcc-file-name 2>/dev/null)),)
+tests: m32
+endif
+
+# Code size per variant for `make bench` (objects only: GNU as is enough).
+AES586_SIZE_VARIANTS := small unrolled small-386 unrolled-386
+AES586_SIZE_ARGS := $(foreach v,$(AES586_SIZE_VARIANTS),$(v)=$(M32)/gen/aes-586-$(v).o)
+bench: $(foreach v,$(AES586_SIZE_VARIANTS),$(M32)/gen/aes-586-$(v).o)
+
+-include $(shell find $(M32)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,56 @@
+# Instruction streams of a 32-bit object's functions, for comparing one
+# flavour's object with another's (test/t/81-aes586.t):
+#   functions(OBJECT, NAME_RE, %opt) -> { name => [insn, ...] } or undef
+# from `llvm-objdump -d -r`.  With opt decorated => 1 (Mach-O, COFF) names
+# lose the "_" those formats prefix, so they match ELF's; operands of
+# an instruction carrying a relocation become REL; branch and call targets
+# TARGET; alignment padding (NOPs, GNU as's lea fillers) is dropped.
+# opt got_base => 1 also drops the instruction relocated against
+# _GLOBAL_OFFSET_TABLE_ (R_386_GOTPC): ELF reaches a global's address in
+# two instructions where Mach-O's non-lazy pointer takes one.
+package X86Disasm;
+
+use strict;
+use warnings;
+use Exporter 'import';
+
+our @EXPORT_OK = qw(functions);
+
+sub functions {
+    my ($obj, $name_re, %opt) = @_;
+    open(my $fh, '-|', 'llvm-objdump', '-d', '-r', '--no-show-raw-insn', $obj) or return undef;
+    my (%fn, $cur);
+    while (<$fh>) {
+        chomp;
+        if (/^[0-9a-f]+ <(\w+)>:/) {
+            my $name = $1;
+            $name =~ s/^_// if $opt{decorated};
+            $cur = $name =~ $name_re ? $name : undef;
+            next;
+        }
+        next unless $cur;
+        if (/^\s+[0-9a-f]+:\s+(R_386_\w+|IMAGE_REL\w*|GENERIC_RELOC\w*|\w*DIR32\w*|\w*REL32\w*)/) {
+            my $type = $1;
+            my $list = $fn{$cur} //= [];
+            next unless @$list;
+            if ($opt{got_base} && $type eq 'R_386_GOTPC') { pop @$list; next }
+            $list->[-1] =~ s/(\$|\b)-?(0x)?[0-9a-f]+(?=\(|$|,)/REL/g;
+            $list->[-1] =~ s/(?<=[ ,])\(/REL(/g;    # a relocated displacement of 0
+            next;
+        }
+        next unless /^\s+[0-9a-f]+:\s+(.*)$/;
+        my $i = $1;
+        $i =~ s/\s*#.*//;
+        $i =~ s/\s*<[^>]*>//;
+        $i =~ s/\s+/ /g;
+        $i =~ s/ $//;
+        $i =~ s/^(j\w+|calll?) (0x)?[0-9a-f]+$/$1 TARGET/;
+        next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax|int3)\b/ || $i eq '';
+        next if $i =~ /^lea[lw]? (0x0|0)?\((%e\w\w|%\w\w)(,%eiz(,\d)?)?\), \2$/;
+        push @{ $fn{$cur} }, $i;
+    }
+    close $fh;
+    return $? ? undef : \%fn;
+}
+
+1;

@@ -1,0 +1,125 @@
+#include "ossl_ccm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ossl.h"
+
+/* From OpenSSL's evp.h: the AEAD controls (facts of its ABI). */
+#define EVP_CTRL_AEAD_SET_IVLEN 0x9
+#define EVP_CTRL_AEAD_GET_TAG   0x10
+#define EVP_CTRL_AEAD_SET_TAG   0x11
+
+typedef struct evp_cipher_ctx EVP_CTX;
+typedef struct evp_cipher EVP_CIPH;
+
+static struct {
+    int loaded;
+    int (*init)(EVP_CTX *, const EVP_CIPH *, void *, const unsigned char *,
+                const unsigned char *, int);
+    int (*update)(EVP_CTX *, unsigned char *, int *, const unsigned char *, int);
+    int (*ctrl)(EVP_CTX *, int, int, void *);
+    const EVP_CIPH *(*ccm[3])(void);
+} evp;
+
+struct ossl_ccm {
+    struct ossl_cipher *cipher;      /* owns the EVP context */
+    EVP_CTX *ctx;
+    int enc;
+    size_t tlen;
+};
+
+/* The reason for the last failure; the callers print the parameters. */
+static const char *last_error = "";
+
+static int fail(const char *why)
+{
+    last_error = why;
+    return -1;
+}
+
+const char *ossl_ccm_error(void)
+{
+    return last_error;
+}
+
+static int load(void)
+{
+    struct { void *fp; const char *name; } syms[] = {
+        { &evp.init, "EVP_CipherInit_ex" }, { &evp.update, "EVP_CipherUpdate" },
+        { &evp.ctrl, "EVP_CIPHER_CTX_ctrl" }, { &evp.ccm[0], "EVP_aes_128_ccm" },
+        { &evp.ccm[1], "EVP_aes_192_ccm" }, { &evp.ccm[2], "EVP_aes_256_ccm" },
+    };
+    for (size_t i = 0; !evp.loaded && i < sizeof(syms) / sizeof(syms[0]); i++) {
+        void *sym = ossl_symbol(syms[i].name);
+        if (sym == NULL)
+            return fail("libcrypto.so.3 lacks an EVP CCM symbol (or is not loaded)");
+        memcpy(syms[i].fp, &sym, sizeof(sym));
+    }
+    evp.loaded = 1;
+    return 0;
+}
+
+struct ossl_ccm *ossl_ccm_new(void)
+{
+    struct ossl_ccm *c;
+    if (load() != 0)
+        return NULL;
+    if ((c = calloc(1, sizeof(*c))) == NULL || (c->cipher = ossl_cipher_new()) == NULL) {
+        free(c);
+        fail("cannot make an EVP cipher context");
+        return NULL;
+    }
+    c->ctx = ossl_cipher_evp_ctx(c->cipher);
+    return c;
+}
+
+void ossl_ccm_free(struct ossl_ccm *c)
+{
+    if (c != NULL)
+        ossl_cipher_free(c->cipher);
+    free(c);
+}
+
+int ossl_ccm_init(struct ossl_ccm *c, int bits, int enc, const uint8_t *key,
+                  size_t nlen, size_t tlen)
+{
+    int s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
+    if (s < 0)
+        return fail("AES key size not 128, 192 or 256");
+    /* The nonce and tag lengths fix CCM's L and M, which OpenSSL takes
+     * before the key. */
+    if (!evp.init(c->ctx, evp.ccm[s](), NULL, NULL, NULL, enc) ||
+        !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)nlen, NULL) ||
+        !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)tlen, NULL) ||
+        !evp.init(c->ctx, NULL, NULL, key, NULL, enc))
+        return fail("EVP AES-CCM setup (cipher, nonce and tag lengths, key) failed");
+    c->enc = enc;
+    c->tlen = tlen;
+    return 0;
+}
+
+int ossl_ccm_message(struct ossl_ccm *c, const uint8_t *nonce,
+                     const uint8_t *aad, size_t alen, const uint8_t *in,
+                     uint8_t *out, size_t len, uint8_t *tag)
+{
+    int outl;
+    static const uint8_t none[1];
+    if (!evp.init(c->ctx, NULL, NULL, NULL, nonce, c->enc))
+        return fail("EVP_CipherInit_ex (nonce) failed");
+    if (!c->enc && !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)c->tlen, tag))
+        return fail("EVP_CTRL_AEAD_SET_TAG failed");
+    /* CCM needs the payload length before the AAD. */
+    if (!evp.update(c->ctx, NULL, &outl, NULL, (int)len))
+        return fail("EVP_CipherUpdate (setting the length) failed");
+    if (alen > 0 && !evp.update(c->ctx, NULL, &outl, aad, (int)alen))
+        return fail("EVP_CipherUpdate (AAD) failed");
+    int ok = evp.update(c->ctx, out, &outl, len ? in : none, (int)len);
+    if (!c->enc)
+        return ok ? 0 : 1;
+    if (!ok || (size_t)outl != len)
+        return fail("EVP_CipherUpdate (payload) failed");
+    if (!evp.ctrl(c->ctx, EVP_CTRL_AEAD_GET_TAG, (int)c->tlen, tag))
+        return fail("EVP_CTRL_AEAD_GET_TAG failed");
+    return 0;
+}

@@ -1,0 +1,151 @@
+#include "ossl_ocb.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LIBCRYPTO "libcrypto.so.3"
+
+/* openssl/evp.h: the AEAD controls OCB shares with GCM and CCM. */
+#define CTRL_AEAD_SET_IVLEN 0x9
+#define CTRL_AEAD_GET_TAG   0x10
+#define CTRL_AEAD_SET_TAG   0x11
+
+typedef struct evp_cipher_ctx EVP_CTX;
+typedef struct evp_cipher EVP_CIPH;
+
+static struct {
+    int loaded;
+    EVP_CTX *(*ctx_new) (void);
+    void (*ctx_free) (EVP_CTX *);
+    int (*init) (EVP_CTX *, const EVP_CIPH *, void *engine,
+                 const unsigned char *key, const unsigned char *iv, int enc);
+    int (*ctrl) (EVP_CTX *, int type, int arg, void *ptr);
+    int (*update) (EVP_CTX *, unsigned char *out, int *outl,
+                   const unsigned char *in, int inl);
+    int (*final) (EVP_CTX *, unsigned char *out, int *outl);
+    const EVP_CIPH *(*ocb[3]) (void);           /* AES-128/192/256-OCB */
+} evp;
+
+struct ossl_ocb {
+    EVP_CTX *ctx;
+    int enc;
+    size_t nonce_len, tag_len;
+};
+
+static char last_error[256];
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof(last_error), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *ossl_ocb_error(void)
+{
+    return last_error;
+}
+
+static int sym(void *h, void *fp, const char *name)
+{
+    void *p = dlsym(h, name);
+    if (p == NULL)
+        return fail("%s: no symbol %s", LIBCRYPTO, name);
+    memcpy(fp, &p, sizeof(p));
+    return 0;
+}
+
+/* The handle ossl_load() opened, found again with the same flags. */
+static int load(void)
+{
+    if (evp.loaded)
+        return 0;
+    void *h = dlopen(LIBCRYPTO, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND | RTLD_NOLOAD);
+    if (h == NULL)
+        return fail("%s is not loaded (call ossl_load first)", LIBCRYPTO);
+    int r = sym(h, &evp.ctx_new, "EVP_CIPHER_CTX_new") |
+            sym(h, &evp.ctx_free, "EVP_CIPHER_CTX_free") |
+            sym(h, &evp.init, "EVP_CipherInit_ex") |
+            sym(h, &evp.ctrl, "EVP_CIPHER_CTX_ctrl") |
+            sym(h, &evp.update, "EVP_CipherUpdate") |
+            sym(h, &evp.final, "EVP_CipherFinal_ex") |
+            sym(h, &evp.ocb[0], "EVP_aes_128_ocb") |
+            sym(h, &evp.ocb[1], "EVP_aes_192_ocb") |
+            sym(h, &evp.ocb[2], "EVP_aes_256_ocb");
+    if (r != 0)
+        return -1;
+    evp.loaded = 1;
+    return 0;
+}
+
+struct ossl_ocb *ossl_ocb_new(void)
+{
+    if (load() != 0)
+        return NULL;
+    struct ossl_ocb *c = calloc(1, sizeof(*c));
+    if (c == NULL || (c->ctx = evp.ctx_new()) == NULL) {
+        free(c);
+        fail("EVP_CIPHER_CTX_new failed");
+        return NULL;
+    }
+    return c;
+}
+
+void ossl_ocb_free(struct ossl_ocb *c)
+{
+    if (c == NULL)
+        return;
+    evp.ctx_free(c->ctx);
+    free(c);
+}
+
+int ossl_ocb_init(struct ossl_ocb *c, int bits, int enc, const uint8_t *key,
+                  size_t nonce_len, size_t tag_len)
+{
+    int s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
+    if (s < 0)
+        return fail("no AES-%d", bits);
+    if (!evp.init(c->ctx, evp.ocb[s](), NULL, NULL, NULL, enc ? 1 : 0))
+        return fail("EVP_CipherInit_ex(AES-%d-OCB) failed", bits);
+    if (!evp.ctrl(c->ctx, CTRL_AEAD_SET_IVLEN, (int)nonce_len, NULL))
+        return fail("AES-OCB: nonce length %zu refused", nonce_len);
+    if (!evp.init(c->ctx, NULL, NULL, key, NULL, -1))
+        return fail("EVP_CipherInit_ex(AES-%d-OCB key) failed", bits);
+    c->enc = enc;
+    c->nonce_len = nonce_len;
+    c->tag_len = tag_len;
+    return 0;
+}
+
+int ossl_ocb_message(struct ossl_ocb *c, const uint8_t *nonce,
+                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                     uint8_t *out, size_t len, uint8_t *tag)
+{
+    int outl = 0, n;
+    /* The tag length shapes the nonce, so it is set before any data. */
+    if (!evp.ctrl(c->ctx, CTRL_AEAD_SET_TAG, (int)c->tag_len,
+                  c->enc ? NULL : tag))
+        return fail("AES-OCB: tag length %zu refused", c->tag_len);
+    if (!evp.init(c->ctx, NULL, NULL, NULL, nonce, -1))
+        return fail("EVP_CipherInit_ex (nonce) failed");
+    if (aad_len > 0 && !evp.update(c->ctx, NULL, &n, aad, (int)aad_len))
+        return fail("EVP_CipherUpdate (%zu bytes of AAD) failed", aad_len);
+    if (len > 0 && !evp.update(c->ctx, out, &outl, in, (int)len))
+        return fail("EVP_CipherUpdate (%zu bytes) failed", len);
+    if (!evp.final(c->ctx, out + outl, &n)) {
+        if (!c->enc)
+            return 1;
+        return fail("EVP_CipherFinal_ex failed");
+    }
+    if ((size_t)(outl + n) != len)
+        return fail("AES-OCB gave %d bytes for %zu", outl + n, len);
+    if (c->enc && !evp.ctrl(c->ctx, CTRL_AEAD_GET_TAG, (int)c->tag_len, tag))
+        return fail("AES-OCB: no tag");
+    return 0;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/perl
+# OCB: RFC 7253 Appendix A, the bulk functions aesni_ocb_encrypt/decrypt
+# against a C model, and a differential against OpenSSL's AES-OCB
+# (build/test/ocb; see test/ocb.c).  OPENSSL_ia32cap unset, so every entry
+# with OCB bulk functions that the CPU has is reached (aesni_ocb_encrypt
+# itself takes the ymm path from 16 blocks when VAES is there); then with
+# VAES cleared, so the xmm code runs for every length; then the same under
+# qemu-x86_64 -cpu Westmere: AES-NI without BMI1, where the tzcnt of the
+# bulk functions executes as bsf (fewer random cases: qemu is slower).
+# SKIP for that run when qemu-x86_64 (qemu-user) is missing.  OCB_CASES,
+# OCB_SEED pass through.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use ImplRuns qw(result run_child finish in_path);
+
+my $build = $ENV{BUILD} // 'build';
+run_child('AES-OCB through the bulk functions', { OPENSSL_ia32cap => undef },
+          "$build/test/ocb");
+run_child('AES-OCB with VAES cleared (xmm code only), OPENSSL_ia32cap=:~0x20000000000',
+          { OPENSSL_ia32cap => ':~0x20000000000' }, "$build/test/ocb");
+if (my $qemu = in_path('qemu-x86_64')) {
+    run_child('AES-OCB under qemu -cpu Westmere (AES-NI, no BMI1: tzcnt runs as bsf)',
+              { OPENSSL_ia32cap => undef, OCB_CASES => $ENV{OCB_CASES} // 2000 },
+              $qemu, '-cpu', 'Westmere', "$build/test/ocb");
+} else {
+    result(1, 'AES-OCB under qemu -cpu Westmere', 'SKIP qemu-x86_64 not installed (qemu-user)');
+}
+finish();

@@ -1,0 +1,231 @@
+#!/usr/bin/perl
+# crypto/aes/asm/aes-586.pl, every generated variant (small_footprint and
+# unrolled; PIC and not; the 386 build without MMX/SSE):
+#  - the -m32 builds (build/m32/VARIANT, from `make`) under qemu-i386: every
+#    AES vector file (kat_aes) through the compact path behind AES_* (MMX/SSE
+#    and integer) and the full T-tables (x86_full); a random differential
+#    workload against aes_core.c built -m32 (aes586_diff: keys, lengths with
+#    partial blocks, offsets, in place), with the SSE bit forced off too;
+#    every length 0..1024 (every_length);
+#  - the run-time choice follows the SSE bit of OPENSSL_ia32cap_P: the code
+#    qemu translates (-d in_asm) holds the SSE path's pshufw by default and
+#    with only MMX and SSE set, and none with the bit forced off;
+#  - a digest over a large random workload equals the 64-bit build's;
+#  - ELF: the 386 objects hold no MMX/SSE instruction; every function has
+#    an FDE and the switched frames describe the CFA by a DWARF expression;
+#  - every variant x flavour generated twice is byte-identical; coff and
+#    win32n objects link into a Win32 program (it cannot run here); the
+#    macosx, coff and win32n disassembly equals ELF's but for relocations
+#    and symbol decoration.
+# What needs a missing tool is a counted SKIP naming the tool.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Temp qw(tempdir);
+use ImplRuns qw(result run_child finish in_path);
+use X86Disasm qw(functions);
+use Capture qw(capture);
+
+my $root  = "$FindBin::Bin/../..";
+my $build = $ENV{BUILD} // 'build';
+$build = "$root/$build" unless $build =~ m{^/};
+my $vectors = $ENV{VECTORS} // "$root/../shared/vectors";
+my $module = "$root/crypto/aes/asm/aes-586.pl";
+my $m32    = "$build/m32";
+my $dir    = tempdir(CLEANUP => 1);
+
+my %VARIANT = (
+    'small'          => [ '-fPIC' ],
+    'unrolled'       => [ '-fPIC', '-DAES586_small_footprint=0' ],
+    'small-nopic'    => [],
+    'unrolled-nopic' => [ '-DAES586_small_footprint=0' ],
+    'small-386'      => [ '-fPIC', '386' ],
+    'unrolled-386'   => [ '-fPIC', '-DAES586_small_footprint=0', '386' ],
+);
+my @VARIANTS = sort keys %VARIANT;
+# The SSE bit (word 0 bit 25) cleared, words 2-3 kept.
+my $NO_SSE = '~0x2000000:~0';
+
+sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
+
+# --- the -m32 builds under qemu-i386 ----------------------------------------------
+my $qemu = in_path('qemu-i386');
+my $built = -x "$m32/small/kat_aes";
+if (!$qemu || !$built) {
+    result(1, 'aes-586 -m32 builds under qemu-i386', 'SKIP ' . (!$qemu
+           ? 'qemu-i386 not installed (qemu-user)' : "not built: gcc -m32 missing (gcc-multilib)"));
+} else {
+    local $ENV{VECTORS} = $vectors;
+    for my $v (@VARIANTS) {
+        my $bin = "$m32/$v";
+        # (the non-PIC builds differ only in how the tables are addressed:
+        # the random cases below reach every table)
+        run_child("$v: every AES vector file through the full T-tables (x86_full)",
+                  { OPENSSL_ia32cap => undef }, $qemu, "$bin/kat_aes", '--impl', 'x86_full')
+            unless $v =~ /nopic/;
+        run_child("$v: 150 random cases against aes_core.c -m32, CPU's capabilities",
+                  { OPENSSL_ia32cap => undef }, $qemu, "$bin/aes586_diff", 150);
+        next if $v =~ /386/;
+        run_child("$v: 150 random cases against aes_core.c -m32, SSE forced off ($NO_SSE)",
+                  { OPENSSL_ia32cap => $NO_SSE }, $qemu, "$bin/aes586_diff", 150);
+    }
+    # The compact path behind AES_* (and through the dispatcher): MMX/SSE in
+    # the default builds, integer in the 386 ones and with SSE forced off.
+    # (qemu emulates MMX slowly: the unrolled MMX code gets every_length.)
+    for my $run (['small', undef], ['unrolled', $NO_SSE], ['small-386', undef]) {
+        my ($v, $mask) = @$run;
+        my $how = defined $mask ? "SSE forced off ($mask)" : $v =~ /386/ ? 'integer' : 'MMX/SSE';
+        run_child("$v: every AES vector file through AES_* and the dispatcher (x86, $how)",
+                  { OPENSSL_ia32cap => $mask }, $qemu, "$m32/$v/kat_aes", '--impl', 'x86', '--expect-dispatch');
+    }
+    for my $v ('unrolled') {
+        run_child("$v: every length 0..1024, unaligned and in place, against the C AES",
+                  { OPENSSL_ia32cap => undef }, $qemu, "$m32/$v/every_length");
+    }
+
+    # Run-time choice, seen in the code qemu translates (-d in_asm): the
+    # SSE path's pshufw runs with the SSE bit, and never without it.
+    my $ONLY_SSE = '0x2800000:0';    # MMX and SSE only, every other bit clear
+    for my $run ([undef, 1], [$ONLY_SSE, 1], [$NO_SSE, 0]) {
+        my ($mask, $want) = @$run;
+        my $log = "$dir/in_asm." . ($mask // 'default');
+        local %ENV = %ENV;
+        if (defined $mask) { $ENV{OPENSSL_ia32cap} = $mask } else { delete $ENV{OPENSSL_ia32cap} }
+        my ($st, $out) = capture($qemu, '-d', 'in_asm', '-D', $log, "$m32/small/aes586_diff", 3);
+        my $n = () = (slurp($log) // '') =~ /\bpshufw\b/g;
+        my $passed = $out !~ /^not ok/m;
+        result($st == 0 && $passed && ($want ? $n > 0 : $n == 0) && -s $log,
+               'run-time choice: ' . ($want ? 'the SSE path runs ' . (defined $mask ? "with $mask" : 'by default')
+                                              . ", 3 cases pass (pshufw translated $n times)"
+                                            : "with $NO_SSE no pshufw is ever translated ($n), 3 cases pass"))
+            or print "#   exit $st\n";
+    }
+
+    # The same workload's digest, 32-bit and 64-bit.
+    my $diff64 = "$build/test/aes586/aes586_diff64";
+    if (-x $diff64) {
+        my ($s32, $o32) = capture($qemu, "$m32/small/aes586_diff", 1500, 0x5eed);
+        my ($s64, $o64) = capture($diff64, 1500, 0x5eed);
+        my ($d32) = $o32 =~ /^# digest ([0-9a-f]{40})$/m;
+        my ($d64) = $o64 =~ /^# digest ([0-9a-f]{40})$/m;
+        result(!$s32 && !$s64 && $d32 && $d64 && $d32 eq $d64,
+               'digest of 1500 random cases (up to 4 KiB each): aes-586 (-m32) equals aes-x86_64 (64-bit)')
+            or print "#   32-bit: exit $s32, " . ($d32 // 'no digest') . "; 64-bit: exit $s64, " . ($d64 // 'no digest') . "\n";
+    } else {
+        result(0, "digest: $diff64 not built");
+    }
+}
+
+# --- generated text: byte-identical, assembled, compared ------------------------
+my %FLAVOUR = (
+    'elf'     => [ [], 's', 'as',   sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    'elf-pic' => [ ['-fPIC'], 's', 'as', sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    'macosx'  => [ [], 's', 'clang', sub { ('clang', '-target', 'i386-apple-macos10.13', '-Werror',
+                                            '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
+    'coff'    => [ [], 's', 'i686-w64-mingw32-as', sub { ('i686-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    'win32n'  => [ [], 'asm', 'nasm', sub { ('nasm', '-f', 'win32', '-Wall', '-Werror', '-o', $_[1], $_[0]) } ],
+);
+my %GEN = (
+    'small'        => [],
+    'unrolled'     => [ '-DAES586_small_footprint=0' ],
+    'small-386'    => [ '386' ],
+    'unrolled-386' => [ '-DAES586_small_footprint=0', '386' ],
+);
+my %obj;
+for my $g (sort keys %GEN) {
+    my ($same, $total, @failed) = (0, 0);
+    for my $tag (sort keys %FLAVOUR) {
+        my ($flags, $ext, $tool, $asm) = @{ $FLAVOUR{$tag} };
+        (my $fl = $tag) =~ s/-pic$//;
+        my $src = "$dir/$g.$tag.$ext";
+        my ($st, $msg) = capture($^X, $module, $fl, @$flags, @{ $GEN{$g} }, $src);
+        my ($st2) = capture($^X, $module, $fl, @$flags, @{ $GEN{$g} }, "$src.again");
+        $total++;
+        if (!$st && !$st2 && slurp($src) eq (slurp("$src.again") // '')) { $same++ } else { push @failed, "$tag: $msg" }
+        next if $st || !in_path($tool);
+        my ($ast, $amsg) = capture($asm->($src, "$dir/$g.$tag.o"));
+        if ($ast || $amsg ne '') { push @failed, "$tag: $tool: $amsg"; next }
+        $obj{$g}{$tag} = "$dir/$g.$tag.o";
+    }
+    result($same == $total && !@failed, "$g: $total flavours generated twice, byte-identical, assembled with no warnings")
+        or print map { "#   $_\n" } @failed;
+}
+
+my $ISA_RE = qr/^(AES_|aes586_|_aes586_)/;
+my $mingw = in_path('i686-w64-mingw32-gcc');
+for my $g (sort keys %GEN) {
+    # Win32 programs: link only.
+    for my $fl (qw(coff win32n)) {
+        if (!$mingw || !$obj{$g}{$fl}) {
+            result(1, "$g: $fl Win32 program links", 'SKIP ' . ($mingw ? "no $fl object (assembler missing)"
+                   : 'i686-w64-mingw32-gcc not installed (gcc-mingw-w64-i686)'));
+            next;
+        }
+        my $exe = "$dir/$g.$fl.exe";
+        my ($st, $msg) = capture($mingw, '-std=c11', '-Wall', '-Wextra', '-Werror', '-O2', "-I$root/include",
+                             '-o', $exe, "$root/test/aes586/aes586_win32.c", $obj{$g}{$fl});
+        my (undef, $f) = capture('llvm-objdump', '-f', $exe);
+        result(!$st && -s $exe && $f =~ /(coff|pei)-i386/, "$g: $fl object links into a Win32 program (cannot run here)")
+            or print "#   $msg\n";
+    }
+    # Disassembly against ELF: Mach-O against the PIC build, COFF against the other.
+    for my $p ([ 'macosx', 'elf-pic' ], [ 'coff', 'elf' ], [ 'win32n', 'elf' ]) {
+        my ($tag, $ref) = @$p;
+        if (!in_path('llvm-objdump') || !$obj{$g}{$tag} || !$obj{$g}{$ref}) {
+            result(1, "$g: $tag disassembly equals ${ref}'s", 'SKIP '
+                   . (in_path('llvm-objdump') ? "no $tag or $ref object" : 'llvm-objdump not installed'));
+            next;
+        }
+        my $ra = functions($obj{$g}{$ref}, $ISA_RE, got_base => 1);
+        my $rb = functions($obj{$g}{$tag}, $ISA_RE, decorated => 1, got_base => 1);
+        my @names = sort keys %{ $ra // {} };
+        my ($n, @bad) = (0);
+        for my $f (@names) {
+            my @xa = @{ $ra->{$f} };
+            my @ya = @{ $rb->{$f} // [] };
+            $n += @xa;
+            next if join("\n", @xa) eq join("\n", @ya);
+            my ($i) = grep { ($xa[$_] // '') ne ($ya[$_] // '') } 0 .. ($#xa > $#ya ? $#xa : $#ya);
+            push @bad, "$f insn $i: $ref \"" . ($xa[$i] // '(none)') . "\", $tag \"" . ($ya[$i] // '(none)') . '"';
+        }
+        result(!@bad && @names >= 12 && $n > 1000,
+               "$g: $tag disassembly of " . scalar(@names) . " functions ($n instructions) equals ${ref}'s but for relocations")
+            or print map { "#   $_\n" } @bad;
+    }
+}
+
+# --- ELF: no MMX/SSE in 386 builds; CFI ---------------------------------------------
+if (in_path('objdump') && in_path('readelf') && $obj{small}{'elf-pic'} && $obj{'small-386'}{'elf-pic'}) {
+    my (undef, $d386) = capture('objdump', '-d', $obj{'small-386'}{'elf-pic'});
+    my (undef, $dsse) = capture('objdump', '-d', $obj{small}{'elf-pic'});
+    my @vec386 = $d386 =~ /(%x?mm\d|emms)/g;
+    my @vecsse = $dsse =~ /(%mm\d)/g;
+    result(!@vec386 && @vecsse > 50, '386 build: no MMX/SSE register or emms (the default build has ' . scalar(@vecsse) . ' MMX operands)');
+
+    my $o = $obj{small}{'elf-pic'};
+    my (undef, $nm) = capture('nm', '--defined-only', $o);
+    my @fns = $nm =~ /^[0-9a-f]+ [Tt] (\w+)$/mg;
+    my (undef, $fr) = capture('readelf', '--debug-dump=frames-interp', $o);
+    my @fde = $fr =~ /FDE cie=/g;
+    result(@fde == @fns && @fns >= 16, "elf: one DWARF FDE for each of the " . scalar(@fns) . ' functions (' . scalar(@fde) . ')');
+    # AES_encrypt: CFA from esp+4 to +20 (four pushes), then an expression
+    # while esp is switched, then esp+20 again and back to esp+4.
+    my ($start) = $nm =~ /^([0-9a-f]+) T AES_encrypt$/m;
+    my ($block) = $fr =~ /(FDE cie=\S+ pc=0*\Q$start\E\.\.\S+\n(?:.*\n)*?)\n/;
+    my @cfa = ($block // '') =~ /^[0-9a-f]+\s+(esp\+\d+|exp)\b/mg;
+    result("@cfa" =~ /^esp\+4 esp\+8 esp\+12 esp\+16 esp\+20 (exp )+esp\+20 esp\+16 esp\+12 esp\+8 esp\+4$/,
+           'elf: AES_encrypt CFA steps 4..20, a DWARF expression while esp is switched, 20..4')
+        or print "#   CFA rows: @cfa\n";
+} else {
+    result(1, 'elf: MMX/SSE and CFI checks', 'SKIP objdump, readelf or the ELF objects missing');
+}
+
+# --- errors ----------------------------------------------------------------------
+{
+    my ($st, $msg) = capture($^X, $module, 'elf', '-DAES586_unrolled=1', "$dir/bad.s");
+    result($st != 0 && $msg =~ /unknown option AES586_unrolled/ && !-e "$dir/bad.s",
+           'an unknown -DAES586_ option is an error, no file');
+}
+
+finish();
