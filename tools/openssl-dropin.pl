@@ -140,6 +140,13 @@ if ($opt{restore}) {
     exit 0;
 }
 
+# OpenSSL's Configure, run out of a source tree that has been configured
+# in place, sees that tree's libraries and produces no Makefile.
+fail("OPENSSL_BUILD=$BUILD: $SRC is itself configured (configdata.pm), and OpenSSL"
+     . ' builds out of tree only from a clean source tree: use a fresh one, or build'
+     . ' in the tree (no OPENSSL_BUILD)', 2)
+    if $BUILD ne $SRC && -f "$SRC/configdata.pm" && !-f "$BUILD/configdata.pm";
+
 my $configured = configured_target($BUILD);
 fail("$BUILD is configured for $configured, not $arch->{target}: use another tree"
      . ' (or an empty build directory, --build / OPENSSL_BUILD)', 2)

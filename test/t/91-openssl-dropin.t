@@ -5,7 +5,8 @@
 #    OPENSSL_SRC, not a directory, not a tree, a tree of another version
 #    or configured for another target, unknown or wrong-architecture
 #    modules, a leftover swap with --check-only, a build directory another
-#    run holds, a Debian tree whose binary test data is not extracted;
+#    run holds, a Debian tree whose binary test data is not extracted, an
+#    out-of-tree build from a source tree configured in place;
 #  - --check-only passes on our complete modules and fails, naming the
 #    symbol, when the required list asks for one we do not export;
 #  - against a mock OpenSSL tree (VERSION.dat 3.0, a Configure that writes
@@ -180,6 +181,14 @@ $before = snapshot($t);
 result(exit_code($st) == 2 && $err =~ /configured for linux-x86, not linux-x86_64/
        && snapshot($t) eq $before,
        'a tree configured for linux-x86, run for x86_64: exit 2, names both targets, untouched');
+
+$t = mock_tree('configured-in-place');
+write_file("$t/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86_64\",\n);\n");
+$before = snapshot($t);
+($st, $out, $err) = dropin(['--src', $t, '--build', "$dir/out-of-tree", @sha1_only]);
+result(exit_code($st) == 2 && $err =~ /is itself configured.*builds out of tree only from a clean source tree/
+       && snapshot($t) eq $before && !-e "$dir/out-of-tree",
+       'an out-of-tree build from a tree configured in place: exit 2, says why, nothing created');
 
 $t = mock_tree('args');
 $before = snapshot($t);
