@@ -20,6 +20,7 @@
 #    regenerate over ours, and a SIGTERM during the tests: each exits
 #    non-zero and leaves OpenSSL's own file back, the object compiled from
 #    ours deleted and no saved state;
+#  - --rebuild-after builds the restored tree again, from OpenSSL's file;
 #  - --restore puts back what an interrupted run left.
 use strict;
 use warnings;
@@ -268,6 +269,16 @@ my @summaries = $out =~ /test summary \(modules swapped: sha1-x86_64; (.*?)\):\n
 result("@summaries" eq 'OPENSSL_ia32cap unset OPENSSL_ia32cap=~0x200020200000000:~0',
        "prints the harness's summary for each mask, naming it");
 result(is_restored($t), "after success: OpenSSL's own file is back, the object from ours deleted, no state");
+
+# --rebuild-after: the restored tree is built again, from OpenSSL's file.
+$t = mock_tree('rebuild');
+($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--rebuild-after']);
+my $rebuilt = `nm '$t/$sha1_o' 2>/dev/null`;
+result($st == 0 && $out =~ /rebuilding with OpenSSL's own files/
+       && (slurp("$t/$sha1") // '') =~ /^# mock OpenSSL/ && !-e "$t/$state"
+       && $rebuilt =~ /\bsha1_block_data_order\b/ && $rebuilt !~ /sha1_block_data_order_shaext/,
+       '--rebuild-after: exit 0, the object is rebuilt from OpenSSL\'s file (no variant of ours in it)')
+    or diag($err);
 
 for my $case (['fail-build', qr/build failed with our modules/, 'a failing build'],
               ['fail-tests', qr/tests failed with our modules/, 'failing tests']) {
