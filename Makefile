@@ -177,6 +177,22 @@ bench: $(BENCH) test-deps
 	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
 	@$(MAKE) --no-print-directory bench-x86mca
 
+# --- drop-in run against an OpenSSL 3.0 tree -------------------------------
+# make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]
+#   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
+#   [DROPIN_MASKS="default ~0x200020200000000:~0"] [DROPIN_JOBS=2]
+#   [DROPIN_REBUILD=1]; see tools/openssl-dropin.pl.
+OPENSSL_ARCH ?= x86_64
+DROPIN_JOBS  ?= 2
+.PHONY: openssl-dropin
+DROPIN_ARGS = $(if $(OPENSSL_SRC),--src='$(OPENSSL_SRC)') --arch='$(OPENSSL_ARCH)' \
+	--jobs='$(DROPIN_JOBS)' $(if $(OPENSSL_BUILD),--build='$(OPENSSL_BUILD)') \
+	$(if $(DROPIN_MODULES),--modules='$(DROPIN_MODULES)') \
+	$(if $(TESTS),--tests='$(TESTS)') $(if $(DROPIN_MASKS),--masks='$(DROPIN_MASKS)') \
+	$(if $(DROPIN_REBUILD),--rebuild-after)
+openssl-dropin:
+	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
+
 # --- install ---------------------------------------------------------------
 HEADERS := include/cryptoasm.h include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows

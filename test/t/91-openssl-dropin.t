@@ -1,0 +1,329 @@
+#!/usr/bin/perl
+# tools/openssl-dropin.pl without an OpenSSL tree (issue 9).  The real run
+# takes half an hour; this checks the script's own logic in seconds:
+#  - argument errors exit 2, say what is wrong and touch nothing: no
+#    OPENSSL_SRC, not a directory, not a tree, a tree of another version
+#    or configured for another target, unknown or wrong-architecture
+#    modules, a leftover swap with --check-only, a build directory another
+#    run holds, a Debian tree whose binary test data is not extracted, an
+#    out-of-tree build from a source tree configured in place;
+#  - --check-only passes on our complete modules and fails, naming the
+#    symbol, when the required list asks for one we do not export;
+#  - against a mock OpenSSL tree (VERSION.dat 3.0, a Configure that writes
+#    configdata.pm and a Makefile with OpenSSL's rule shapes for
+#    crypto/sha/sha1-x86_64.s, whose module declares OPENSSL_ia32cap_P
+#    common as OpenSSL's 32-bit ones do: no export to match), the full
+#    cycle: configure, swap, build, our code found in the object and in
+#    libcrypto.a, make test with TESTS once per capability mask, each
+#    summary printed, the tree restored;
+#  - the same with a failing build, failing tests, a make that would
+#    regenerate over ours, and a SIGTERM during the tests: each exits
+#    non-zero and leaves OpenSSL's own file back, the object compiled from
+#    ours deleted and no saved state;
+#  - --rebuild-after builds the restored tree again, from OpenSSL's file;
+#  - --restore puts back what an interrupted run left.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Path qw(make_path remove_tree);
+use File::Temp qw(tempdir);
+use File::Find qw(find);
+use Fcntl qw(:flock);
+use ImplRuns qw(result finish);
+
+my $root   = "$FindBin::Bin/../..";
+my $script = "$root/tools/openssl-dropin.pl";
+my $dir    = tempdir(CLEANUP => 1);
+$ENV{TMPDIR} = $dir;    # the script's logs go there too
+my $sha1   = 'crypto/sha/sha1-x86_64.s';
+my $sha1_o = 'crypto/sha/libcrypto-lib-sha1-x86_64.o';
+my $state  = '.perlasm-dropin';
+
+# Runs the script; returns (exit status, stdout, stderr).  A callback, if
+# given, sees each stdout line and the child's pid (to send it signals).
+sub dropin {
+    my ($args, $on_line) = @_;
+    my $err = "$dir/stderr";
+    my $pid = open(my $fh, '-|') // die "fork: $!\n";
+    if (!$pid) {
+        open STDERR, '>', $err or die;
+        exec $^X, $script, @$args or exit 127;
+    }
+    my $out = '';
+    while (my $line = <$fh>) {
+        $out .= $line;
+        $on_line->($line, $pid) if $on_line;
+    }
+    close $fh;
+    my $st = $?;
+    open(my $eh, '<', $err) or die;
+    local $/;
+    return ($st, $out, scalar(<$eh>) // '');
+}
+
+sub write_file {
+    my ($file, $text) = @_;
+    make_path($1) if $file =~ m{^(.*)/[^/]+$};
+    open(my $fh, '>', $file) or die "$file: $!\n";
+    print $fh $text;
+    close $fh;
+}
+
+sub slurp {
+    my ($file) = @_;
+    open(my $fh, '<', $file) or return undef;
+    local $/;
+    return scalar <$fh>;
+}
+
+# Every path under a directory with its size and mtime, to show that a run
+# changed nothing.
+sub snapshot {
+    my ($top) = @_;
+    my @all;
+    find({ no_chdir => 1, wanted => sub {
+        my @st = lstat $_;
+        push @all, "$_ $st[7] $st[9]";
+    } }, $top);
+    return join "\n", sort @all;
+}
+
+sub exit_code { $_[0] >> 8 }
+
+sub diag { print "# $_\n" for split /\n/, $_[0] }
+
+# --- argument errors -------------------------------------------------------
+my ($st, $out, $err) = dropin([]);
+result(exit_code($st) == 2 && $err =~ /OPENSSL_SRC is not set/,
+       'no OPENSSL_SRC: exit 2, "OPENSSL_SRC is not set"');
+
+($st, $out, $err) = dropin(['--src', "$dir/nowhere"]);
+result(exit_code($st) == 2 && $err =~ /no such directory/,
+       'OPENSSL_SRC not a directory: exit 2, "no such directory"');
+
+make_path("$dir/empty");
+($st, $out, $err) = dropin(['--src', "$dir/empty"]);
+my @left = glob("$dir/empty/* $dir/empty/.??*");
+result(exit_code($st) == 2 && $err =~ /not an OpenSSL source tree/ && !@left,
+       'a directory that is no tree: exit 2, "not an OpenSSL source tree", nothing written');
+
+my $v31 = "$dir/openssl-3.1";
+write_file("$v31/VERSION.dat", "MAJOR=3\nMINOR=1\nPATCH=4\n");
+write_file("$v31/Configure", "#!/bin/sh\ntouch configured\n");
+chmod 0755, "$v31/Configure";
+my $before = snapshot($v31);
+($st, $out, $err) = dropin(['--src', $v31]);
+result(exit_code($st) == 2 && $err =~ /is OpenSSL 3\.1\.4; the drop-in is for 3\.0\.x/
+       && snapshot($v31) eq $before,
+       'a 3.1 tree: exit 2, names its version and 3.0.x, tree untouched');
+
+# --- a mock OpenSSL 3.0 tree ----------------------------------------------
+# Configure writes configdata.pm and the Makefile; the Makefile has
+# OpenSSL's shapes: the generated file from its generator, the object from
+# the generated file, libcrypto.a from the object, make test TESTS=...
+# Files named fail-build, fail-tests, slow-tests switch on failures.
+my $makefile = <<'EOF';
+all: libcrypto.a
+crypto/sha/sha1-x86_64.s: crypto/sha/asm/sha1-x86_64.pl
+	perl crypto/sha/asm/sha1-x86_64.pl "elf" -I. -Iinclude -fPIC $@
+crypto/sha/libcrypto-lib-sha1-x86_64.o: crypto/sha/sha1-x86_64.s
+	@if [ -f fail-build ]; then echo "mock: as: error"; exit 1; fi
+	$(CC) -c -o $@ crypto/sha/sha1-x86_64.s
+libcrypto.a: crypto/sha/libcrypto-lib-sha1-x86_64.o
+	rm -f $@; ar rc $@ crypto/sha/libcrypto-lib-sha1-x86_64.o
+test: all
+	@echo "mock harness: TESTS=$(TESTS) HARNESS_JOBS=$(HARNESS_JOBS) ia32cap=$${OPENSSL_ia32cap-unset}"
+	@if [ -f slow-tests ]; then echo "mock: slow test started"; sleep 30; fi
+	@if [ -f fail-tests ]; then printf 'Test Summary Report\n-------------------\n90-test_mock.t (Wstat: 256 Tests: 1 Failed: 1)\nFiles=1, Tests=1\nResult: FAIL\n'; exit 1; fi
+	@printf 'All tests successful.\nFiles=1, Tests=1,  0 wallclock secs\nResult: PASS\n'
+EOF
+my $mock_generator = <<'EOF';
+# mock of OpenSSL's generator: one exported function
+my $out = $ARGV[-1];
+open(my $fh, '>', $out) or die "$out: $!\n";
+print $fh "# mock OpenSSL sha1-x86_64.s\n.text\n.globl sha1_block_data_order\n"
+        . ".type sha1_block_data_order,\@function\nsha1_block_data_order:\n\tret\n"
+        . ".size sha1_block_data_order,.-sha1_block_data_order\n"
+        . ".comm OPENSSL_ia32cap_P,16,4\n"    # as OpenSSL's 32-bit modules: not an export
+        . ".section .note.GNU-stack,\"\",\@progbits\n";
+EOF
+
+sub mock_tree {
+    my ($name) = @_;
+    my $t = "$dir/$name";
+    remove_tree($t);
+    write_file("$t/VERSION.dat", "MAJOR=3\nMINOR=0\nPATCH=99\n");
+    write_file("$t/Makefile.mock", $makefile);
+    write_file("$t/crypto/sha/asm/sha1-x86_64.pl", $mock_generator);
+    write_file("$t/Configure", <<'EOF');
+#!/bin/sh
+printf 'our %%config = (\n    "target" => "%s",\n);\n' "$1" > configdata.pm
+cp Makefile.mock Makefile
+EOF
+    chmod 0755, "$t/Configure";
+    my $old = time - 86400;
+    utime $old, $old, "$t/crypto/sha/asm/sha1-x86_64.pl";
+    return $t;
+}
+
+sub is_restored {
+    my ($t) = @_;
+    my $s = slurp("$t/$sha1") // '';
+    return $s =~ /^# mock OpenSSL sha1-x86_64\.s/ && !-e "$t/$sha1_o" && !-e "$t/$state";
+}
+
+my @sha1_only = ('--modules', 'sha1-x86_64');
+
+my $t = mock_tree('configured-x86');
+write_file("$t/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86\",\n);\n");
+$before = snapshot($t);
+($st, $out, $err) = dropin(['--src', $t, @sha1_only]);
+result(exit_code($st) == 2 && $err =~ /configured for linux-x86, not linux-x86_64/
+       && snapshot($t) eq $before,
+       'a tree configured for linux-x86, run for x86_64: exit 2, names both targets, untouched');
+
+$t = mock_tree('configured-in-place');
+write_file("$t/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86_64\",\n);\n");
+$before = snapshot($t);
+($st, $out, $err) = dropin(['--src', $t, '--build', "$dir/out-of-tree", @sha1_only]);
+result(exit_code($st) == 2 && $err =~ /is itself configured.*builds out of tree only from a clean source tree/
+       && snapshot($t) eq $before && !-e "$dir/out-of-tree",
+       'an out-of-tree build from a tree configured in place: exit 2, says why, nothing created');
+
+$t = mock_tree('args');
+$before = snapshot($t);
+($st, $out, $err) = dropin(['--src', $t, '--modules', 'sha1-x86_64,no-such-module']);
+result(exit_code($st) == 2 && $err =~ /unknown module 'no-such-module'/,
+       'unknown module: exit 2, names it');
+($st, $out, $err) = dropin(['--src', $t, '--modules', 'aes-586']);
+result(exit_code($st) == 2 && $err =~ /aes-586 is for --arch x86/,
+       'a 32-bit module for the x86_64 build: exit 2');
+($st, $out, $err) = dropin(['--src', $t, '--arch', 'arm']);
+result(exit_code($st) == 2 && $err =~ /--arch arm: want x86_64 or x86/, 'unknown --arch: exit 2');
+result(snapshot($t) eq $before, 'argument errors left the mock tree untouched');
+
+# Debian's source tree before debian/rules extracted its binary test data.
+my $deb = mock_tree('debian');
+make_path("$deb/test/data");
+write_file("$deb/test/data/kept.der", "binary test data\n");
+system('tar', 'cf', "$deb/binary.tar", '-C', $deb, 'test/data/kept.der') == 0 or die;
+make_path("$deb/debian");
+rename "$deb/binary.tar", "$deb/debian/binary.tar" or die;
+unlink "$deb/test/data/kept.der";
+my $deb_before = snapshot($deb);
+($st, $out, $err) = dropin(['--src', $deb, @sha1_only]);
+result(exit_code($st) == 2 && $err =~ m{test data is still in debian/binary\.tar \(test/data/kept\.der\).*tar xf debian/binary\.tar}
+       && snapshot($deb) eq $deb_before,
+       'a Debian tree with debian/binary.tar not extracted: exit 2, names the file and the fix');
+
+# --- the symbol check, before anything is touched --------------------------
+my @complete = grep { my $m = $_; !grep { /^missing:/ } do {
+                          open(my $fh, '<', "$root/tools/openssl-symbols/$m.txt") or ();
+                          $fh ? <$fh> : () } } qw(aes-x86_64 aesni-x86_64 sha1-x86_64);
+($st, $out, $err) = dropin(['--src', $t, '--check-only', '--modules', join(',', @complete)]);
+result($st == 0 && $out =~ /the tree was not touched/ && snapshot($t) eq $before,
+       "--check-only with @complete: exit 0, tree untouched") or diag($err);
+
+my $syms = "$dir/symbols";
+make_path($syms);
+write_file("$syms/sha1-x86_64.txt",
+           slurp("$root/tools/openssl-symbols/sha1-x86_64.txt")
+           . "no_such_export_for_test  test/t/91-openssl-dropin.t:negative_control\n");
+($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only, '--symbols', $syms]);
+result(exit_code($st) == 1 && $err =~ /does not export no_such_export_for_test.*negative_control/
+       && $err =~ /nothing was changed/ && snapshot($t) eq $before,
+       'a required symbol we lack: exit 1, names it and its user, tree untouched');
+
+{
+    # Another run holds the build directory.
+    open(my $held, '<', $t) or die "$t: $!\n";
+    flock($held, LOCK_EX) or die "flock: $!\n";
+    ($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only]);
+    result(exit_code($st) == 2 && $err =~ /another openssl-dropin run is using/
+           && snapshot($t) eq $before,
+           'a build directory another run holds: exit 2, says so, untouched');
+}
+
+write_file("$t/$state/manifest", '');
+($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only]);
+result(exit_code($st) == 2 && $err =~ /earlier run was interrupted; --restore first/,
+       '--check-only with a leftover swap: exit 2, asks for --restore');
+remove_tree("$t/$state");
+
+# --- the full cycle on the mock tree ---------------------------------------
+$t = mock_tree('full');
+delete $ENV{OPENSSL_ia32cap};
+($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--tests', 'test_mock', '--jobs', '1',
+                            '--masks', 'default ~0x200020200000000:~0']);
+result($st == 0, 'mock tree: full cycle exits 0') or diag($err);
+result($out =~ /configuring: \.\/Configure linux-x86_64/ && (slurp("$t/configdata.pm") // '') =~ /linux-x86_64/,
+       'an unconfigured tree is configured for linux-x86_64');
+result($out =~ m{\Q$sha1\E\s+<- perl crypto/sha/asm/sha1-x86_64\.pl elf}, 'prints the swapped file');
+result($out =~ m{our code is in \Q$sha1_o\E, libcrypto\.a\(libcrypto-lib-sha1-x86_64\.o\)},
+       'checks our code is in the object and in libcrypto.a');
+result($out =~ /mock harness: TESTS=test_mock HARNESS_JOBS=1 ia32cap=unset\n/
+       && $out =~ /mock harness: TESTS=test_mock HARNESS_JOBS=1 ia32cap=~0x200020200000000:~0\n/,
+       'make test gets TESTS and HARNESS_JOBS, once per mask of --masks ("default": unset)');
+my @summaries = $out =~ /test summary \(modules swapped: sha1-x86_64; (.*?)\):\n\s+All tests successful\.\n\s+Files=1, Tests=1/g;
+result("@summaries" eq 'OPENSSL_ia32cap unset OPENSSL_ia32cap=~0x200020200000000:~0',
+       "prints the harness's summary for each mask, naming it");
+result(is_restored($t), "after success: OpenSSL's own file is back, the object from ours deleted, no state");
+
+# --rebuild-after: the restored tree is built again, from OpenSSL's file.
+$t = mock_tree('rebuild');
+($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--rebuild-after']);
+my $rebuilt = `nm '$t/$sha1_o' 2>/dev/null`;
+result($st == 0 && $out =~ /rebuilding with OpenSSL's own files/
+       && (slurp("$t/$sha1") // '') =~ /^# mock OpenSSL/ && !-e "$t/$state"
+       && $rebuilt =~ /\bsha1_block_data_order\b/ && $rebuilt !~ /sha1_block_data_order_shaext/,
+       '--rebuild-after: exit 0, the object is rebuilt from OpenSSL\'s file (no variant of ours in it)')
+    or diag($err);
+
+for my $case (['fail-build', qr/build failed with our modules/, 'a failing build'],
+              ['fail-tests', qr/tests failed with our modules/, 'failing tests']) {
+    my ($flag, $msg, $what) = @$case;
+    $t = mock_tree($flag);
+    write_file("$t/$flag", '');
+    ($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--jobs', '1']);
+    result(exit_code($st) == 1 && $err =~ $msg, "$what: exit 1, says so");
+    result(is_restored($t), "$what: the tree is restored");
+}
+result($out =~ /Test Summary Report/ && $out =~ /Result: FAIL/, 'failing tests: the failure report is printed');
+
+# A generator newer than our copy: OpenSSL's make would overwrite ours.
+$t = mock_tree('regenerate');
+system('sh', '-c', "cd '$t' && ./Configure linux-x86_64 && make -s $sha1") == 0 or die;
+my $future = time + 3600;
+utime $future, $future, "$t/crypto/sha/asm/sha1-x86_64.pl";
+($st, $out, $err) = dropin(['--src', $t, @sha1_only]);
+result(exit_code($st) == 1 && $err =~ /would regenerate \Q$sha1\E over ours/,
+       'a make that would regenerate over ours: exit 1, says so');
+result(is_restored($t), 'and the tree is restored');
+
+# SIGTERM while the tests run.
+$t = mock_tree('signal');
+write_file("$t/slow-tests", '');
+my $t0 = time;
+($st, $out, $err) = dropin(['--src', $t, @sha1_only], sub {
+    my ($line, $pid) = @_;
+    kill 'TERM', $pid if $line =~ /mock: slow test started/;
+});
+result($st != 0 && $err =~ /caught SIGTERM; restoring/ && time - $t0 < 25,
+       'SIGTERM during the tests: stops at once, non-zero, says it restores');
+result(is_restored($t), 'and the tree is restored');
+
+# A run that died without restoring: --restore finishes the job.
+$t = mock_tree('restore');
+system('sh', '-c', "cd '$t' && ./Configure linux-x86_64 && make -s $sha1") == 0 or die;
+my $orig_mtime = (stat "$t/$sha1")[9];
+make_path("$t/$state");
+system('cp', '-p', "$t/$sha1", "$t/$state/sha1-x86_64.orig") == 0 or die;
+write_file("$t/$state/manifest", "sha1-x86_64\t$sha1\t$sha1_o\n");
+write_file("$t/$sha1", "# ours\n");
+write_file("$t/$sha1_o", "object from ours\n");
+($st, $out, $err) = dropin(['--src', $t, '--restore']);
+result($st == 0 && $out =~ /restoring it/ && is_restored($t) && (stat "$t/$sha1")[9] == $orig_mtime,
+       "--restore after an interrupted run: OpenSSL's file back with its mtime, object deleted");
+
+finish();
