@@ -298,4 +298,19 @@ for my $module (glob("$root/crypto/*/asm/*-x86_64.pl")) {
         or print "#   exit $st: $msg";
 }
 
+# --- OpenSSL's build passes compiler flags between flavour and output ----------
+{
+    my $module = "$root/crypto/sha/asm/sha1-x86_64.pl";
+    my ($st, $msg) = run($^X, $module, 'elf', "$dir/plain.s");
+    my ($st2, $msg2) = run($^X, $module, 'elf', '-fPIC', '-DOPENSSL_PIC', '-Wa,--noexecstack',
+                           '-O3', "$dir/flags.s");
+    result(!$st && !$st2 && slurp("$dir/plain.s") eq (slurp("$dir/flags.s") // ''),
+           'perl module.pl FLAVOUR -FLAGS... OUTPUT: flags accepted, same output as without')
+        or print "#   $msg$msg2";
+    ($st, $msg) = run($^X, $module, 'elf', 'stray', "$dir/stray.s");
+    result($st != 0 && $msg =~ /unexpected argument "stray"/ && !-e "$dir/stray.s",
+           'a stray word between flavour and output is an error, no file')
+        or print "#   exit $st: $msg";
+}
+
 finish();

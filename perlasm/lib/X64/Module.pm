@@ -20,7 +20,16 @@ my $piped;
 # (an output ending in .asm then means nasm, none means ELF to stdout).
 sub pipe_output {
     my (@args) = @_;
-    die "usage: $0 FLAVOUR [OUTPUT]\n" if @args > 2;
+    # OpenSSL's build runs `perl MODULE.pl FLAVOUR $(CFLAGS...) OUTPUT`:
+    # compiler flags between flavour and output are accepted and unused,
+    # since nothing we generate depends on them.
+    if (@args > 2) {
+        my @flags = @args[1 .. $#args - 1];
+        my @bad = grep { !/^-/ } @flags;
+        die "$0: unexpected argument \"$bad[0]\"\n"
+            . "usage: $0 FLAVOUR [COMPILER-FLAGS...] [OUTPUT]\n" if @bad;
+        @args = ($args[0], $args[-1]);
+    }
     my ($flavour, $output) = @args;
     if (@args == 1 && $args[0] =~ m{[./]}) {      # OUTPUT alone
         ($flavour, $output) = ($args[0] =~ /\.asm$/ ? "nasm" : "elf", $args[0]);
