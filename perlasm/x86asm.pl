@@ -16,6 +16,10 @@
 # the linked object.  &switch_stack(REG, SLOT) moves esp to REG after
 # storing the old esp at SLOT(REG), &restore_stack() moves it back; in
 # between the CFA is described as [esp+SLOT]+depth, so the CFI stays exact.
+# &leave is accepted only in an ebp frame the layer knows (&mov("ebp","esp")
+# earlier in the function, ebp not written since).  A ret must find esp at
+# the return address, function_end/function_end_A at the depth
+# function_begin left, and function_end_B must follow a ret or jmp.
 #
 # Stages: this file (the API and the command line), X86::Operand (operand
 # checks), X86::Program (statements, labels, stack depth and CFI),

@@ -8,19 +8,28 @@
 #include <stdint.h>
 
 uint32_t probe_leave(uint32_t x);
+uint32_t probe_frame(uint32_t x);
+
+/* FN(x) must return x + ADD, keep the cdecl ABI and unwind at every step. */
+static void probe(const char *name, const void *fn, uint32_t x, uint32_t add)
+{
+    char err[512];
+    uint64_t ret = 0;
+    struct unwind32_stats st;
+    int rc = abi32_call(fn, &x, 1, &ret, err, sizeof(err));
+    if (!tap_ok(rc == 0 && (uint32_t)ret == x + add, "%s: cdecl ABI kept, returns %u",
+                name, (unsigned)(x + add)))
+        tap_diag("%s: %s", name, rc ? err : "wrong result");
+    rc = unwind32_check(fn, &x, 1, &st, err, sizeof(err));
+    if (!tap_ok(rc == 0, "%s: CFI right at all %lu instructions (leave included)",
+                name, st.steps))
+        tap_diag("%s: %s", name, err);
+}
 
 int main(void)
 {
-    char err[512];
-    uint32_t x = 41;
-    uint64_t ret = 0;
-    struct unwind32_stats st;
-    int rc = abi32_call((const void *)probe_leave, &x, 1, &ret, err, sizeof(err));
-    if (!tap_ok(rc == 0 && (uint32_t)ret == 42, "probe_leave: cdecl ABI kept, returns 42"))
-        tap_diag("probe_leave: %s", rc ? err : "wrong result");
-    rc = unwind32_check((const void *)probe_leave, &x, 1, &st, err, sizeof(err));
-    if (!tap_ok(rc == 0, "probe_leave: CFI right at all %lu instructions (leave included)",
-                st.steps))
-        tap_diag("probe_leave: %s", err);
+    probe("probe_leave", (const void *)probe_leave, 41, 1);
+    probe("probe_frame", (const void *)probe_frame, 41, 2);
+    probe("probe_frame", (const void *)probe_frame, 40, 2);
     return tap_done();
 }

@@ -1,7 +1,6 @@
 #!/usr/bin/env perl
 # Constructs of the 32-bit layer whose CFI the corpus does not exercise,
-# for test/t/82-x86-abi.t, which builds this module itself (the layer may
-# refuse a construct: that is a correct outcome too) and runs each
+# for test/t/82-x86-abi.t, which builds this module itself and runs each
 # function through the CFI checker:
 #   perl test/abi32/layer_probe.pl elf OUTPUT
 use strict;
@@ -22,5 +21,22 @@ require "x86asm.pl";
 	&leave	();
 	&ret	();
 &function_end_B("probe_leave");
+
+# uint32_t probe_frame(uint32_t x): x + 2, from an ebp frame built inside a
+# function_begin body, with a branch inside it, left by leave before
+# function_end (ebp keeps the save slot function_begin gave it).
+&function_begin("probe_frame");
+	&mov	("eax", &wparam(0));
+	&push	("ebp");
+	&mov	("ebp", "esp");
+	&sub	("esp", 8);
+	&test	("eax", 1);
+	&jz	(&label("even"));
+	&push	("eax");
+	&pop	("eax");
+&set_label("even");
+	&add	("eax", 2);
+	&leave	();
+&function_end("probe_frame");
 
 &asm_finish();

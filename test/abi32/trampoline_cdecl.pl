@@ -51,9 +51,13 @@ my $FRAME = 4 * $NARGS + 12;
 	&mov	(&DWP($SAVED_IO), "ecx");
 	&mov	($CALLEE_SAVED[$_], &DWP($IO{cs_in} + 4 * $_, "ecx")) for 0 .. 3;
 	&call	("eax");
+	# Out of the function (the layer refuses one that runs off its end);
+	# a jmp keeps fn's flags.
+	&jmp	(&label("landing"));
 &function_end_B("abi_trampoline_cdecl");
 
 # The landing pad (see above).  Movs first: they keep fn's flags intact.
+&set_label("landing");
 	&mov	(&DWP($FN_ESP), "esp");
 	&mov	("esp", &DWP($SAVED_ESP));
 	&pushfd	();

@@ -176,6 +176,15 @@ my @bad = (
     [ '&restore_stack();', qr/:3: restore_stack without switch_stack/, 'restore_stack without switch_stack' ],
     [ '&switch_stack("eax", 8); &push("ebx"); &restore_stack();', qr/:3: restore_stack: 8 bytes are on the switched stack, 4 at switch_stack/, 'restore_stack with a push outstanding' ],
     [ '&set_label("x"); &switch_stack("eax", 8); &jmp(&label("x"));', qr/:3: stack switching differs at/, 'a jump between switched and unswitched code' ],
+    # returns and frames (issue 8)
+    [ '&push("eax");', qr/:4: ret with 4 bytes still on the stack/, 'a ret with bytes still pushed' ],
+    [ '&ret(); &function_end_B("f"); &function_begin("g"); &push("eax"); &function_end_A();',
+      qr/:3: function_end_A with 4 bytes still pushed/, 'function_end_A with extra bytes pushed' ],
+    [ '&ret(); &function_end_B("f"); &function_begin("g"); &function_end_B("g");',
+      qr/:3: function g runs off its end/, 'function_begin closed by function_end_B with no return' ],
+    [ '&push("ebp"); &leave();', qr/:3: leave without an ebp frame/, 'leave with no ebp frame' ],
+    [ '&push("ebp"); &mov("ebp", "esp"); &add("ebp", 4); &leave();', qr/:3: leave without an ebp frame/,
+      'leave after ebp was changed' ],
 );
 for my $case (@bad) {
     my ($body, $want, $what, @extra) = @$case;

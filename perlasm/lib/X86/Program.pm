@@ -3,6 +3,9 @@
 # state: local labels, the stack depth (distance from esp to the DWARF CFA)
 # and where callee-saved registers sit, from which it writes the CFI and
 # &wparam offsets.  One state, so CFI and argument offsets cannot disagree.
+# It also knows an ebp frame (`mov ebp, esp` with ebp unchanged since), so
+# `leave` is followed exactly, and where a ret is allowed: at the return
+# address (depth 4), or in a local subroutine at the depth its call made.
 #
 # Statements: { k => 'insn', mn, ops => [...], size => N or undef }
 #             { k => 'label', name }       { k => 'align', n }
@@ -140,7 +143,9 @@ sub arrive {
         $f->{dead} = 0;
     } else {
         $self->branch_to($id);
+        $f->{frame} = $f->{at_label}{$id}{frame};
     }
+    $f->{at_label}{$id}{placed} = 1 if $f->{at_label}{$id};
 }
 
 # After a jmp or ret, the state recorded at a label becomes the current one.
@@ -157,6 +162,7 @@ sub adopt {
         $self->set_depth($seen->{cfa});
     }
     $f->{saved} = { %{ $seen->{saved} } };
+    @$f{qw(frame ret_depth)} = @$seen{qw(frame ret_depth)};
 }
 
 sub branch_to {
@@ -170,8 +176,49 @@ sub branch_to {
     if ($seen && $seen->{sw} ne $sw) {
         fail("stack switching differs at $id: $sw here, $seen->{sw} at $seen->{where}");
     }
+    if ($seen && ($seen->{frame} // -1) != ($f->{frame} // -1)) {
+        # Code after a placed label was read with its frame: a later jump
+        # there must not bring another.  Before that, the frame is just
+        # unknown from the label on.
+        fail("the ebp frame differs at $id: " . frame_text($f->{frame}) . " here, "
+             . frame_text($seen->{frame}) . " at $seen->{where}")
+            if $seen->{placed} && defined $seen->{frame};
+        $seen->{frame} = undef;
+    }
     $f->{at_label}{$id} //= { cfa => $f->{cfa}, sw => $sw, saved => { %{ $f->{saved} } },
-                              sw_state => $f->{sw}, where => source_line() };
+                              sw_state => $f->{sw}, frame => $f->{frame},
+                              ret_depth => $f->{ret_depth}, where => source_line() };
+}
+
+sub frame_text {
+    my ($frame) = @_;
+    return defined $frame ? "ebp = CFA-$frame" : 'no known ebp frame';
+}
+
+# leave is  mov esp, ebp; pop ebp: exact only while ebp is the frame
+# pointer set by `mov ebp, esp` at a known depth.
+sub leave {
+    my ($self) = @_;
+    my $f = $self->{func};
+    fail("leave while the stack is switched (at $f->{sw}{where})") if $f->{sw};
+    fail("leave without an ebp frame the CFI can follow (mov ebp, esp in this function, "
+         . "ebp unchanged since)") unless defined $f->{frame};
+    $f->{cfa} = $f->{frame};
+    $f->{frame} = undef;
+    my $restores = ($f->{saved}{ebp} // -1) == $f->{cfa};
+    $self->set_depth($f->{cfa} - 4);
+    if ($restores) {
+        delete $f->{saved}{ebp};
+        $self->cfi(op => 'restore', reg => 'ebp');
+    }
+}
+
+# Whether instruction $mn may write ebp (then the frame is no longer known).
+sub writes_ebp {
+    my ($mn, @ops) = @_;
+    my $is_ebp = sub { $_[0] && $_[0]{type} eq 'reg' && $_[0]{reg} =~ /^e?bp$/ };
+    return 1 if $mn =~ /^(xchg|xadd|cmpxchg)$/ && grep { $is_ebp->($_) } @ops;
+    return $is_ebp->($ops[0]) && $mn !~ /^(cmp|test|bt|push)$/;
 }
 
 # How instruction $mn with operands @ops moves esp, in a function.
@@ -180,7 +227,14 @@ sub track {
     my $f = $self->{func} or return;
     my $dst = $ops[0];
     my $is_esp = sub { $_[0] && $_[0]{type} eq 'reg' && $_[0]{reg} =~ /^e?sp$/ };
-    if ($mn eq 'push' || $mn eq 'pushf' || $mn eq 'pushfd') {
+    if ($mn eq 'mov' && $dst->{type} eq 'reg' && $dst->{reg} eq 'ebp' && $is_esp->($ops[1])) {
+        $f->{frame} = $f->{sw} ? undef : $f->{cfa};
+    } elsif (writes_ebp($mn, @ops)) {
+        $f->{frame} = undef;
+    }
+    if ($mn eq 'leave') {
+        $self->leave;
+    } elsif ($mn eq 'push' || $mn eq 'pushf' || $mn eq 'pushfd') {
         $self->set_depth($f->{cfa} + 4);
         if ($dst && $dst->{type} eq 'reg' && $CALLEE_SAVED{ $dst->{reg} } && !$f->{saved}{ $dst->{reg} }
             && !$f->{sw}) {
@@ -216,12 +270,18 @@ sub track {
     }
     fail("ret while the stack is switched (at $f->{sw}{where}): restore_stack first")
         if $mn eq 'ret' && $f->{sw};
+    if ($mn eq 'ret' && !$f->{dead} && $f->{cfa} != $f->{ret_depth}) {
+        my $n = $f->{cfa} - $f->{ret_depth};
+        fail("ret with $n bytes " . ($n > 0 ? 'still on the stack above the return address'
+                                            : 'popped beyond the return address'));
+    }
     if ($mn eq 'jmp' || $mn eq 'ret') {
         $self->branch_to($dst->{name}) if $dst && $dst->{type} eq 'label';
         $f->{dead} = 1;
     } elsif ($dst && $dst->{type} eq 'label' && $mn eq 'call') {
         # A local subroutine starts with the return address pushed.
         local $f->{cfa} = $f->{cfa} + 4;
+        local $f->{ret_depth} = $f->{cfa};
         $self->branch_to($dst->{name});
     } elsif ($dst && $dst->{type} eq 'label') {
         $self->branch_to($dst->{name});
@@ -277,7 +337,7 @@ sub function_begin_B {
     # OpenSSL's layer.
     $self->emit(k => 'func', name => $name, private => ($name =~ /^_/ ? 1 : 0));
     $self->{func} = { name => $name, labels => {}, cfa => 4, saved => {}, at_label => {},
-                      dead => 0, begun => source_line() };
+                      dead => 0, ret_depth => 4, frame => undef, begun => source_line() };
     $self->cfi(op => 'startproc');
     # An indirect-branch target under CET (IBT).  A private function is
     # only reached by direct calls from this file, so it needs none.
@@ -288,12 +348,20 @@ sub function_begin {
     my ($self, $name) = @_;
     $self->function_begin_B($name);
     $self->insn('push', $_) for qw(ebp ebx esi edi);
+    $self->{func}{pushed_four} = 1;
 }
 
 sub epilogue {
-    my ($self) = @_;
-    fail("a return while the stack is switched (at $self->{func}{sw}{where}): restore_stack first")
-        if $self->{func}{sw};
+    my ($self, $what) = @_;
+    my $f = $self->{func};
+    fail("a return while the stack is switched (at $f->{sw}{where}): restore_stack first")
+        if $f->{sw};
+    # The four pops then the ret need the depth function_begin left.
+    my $n = $f->{cfa} - (4 + 4 * 4);
+    fail("$what with $n bytes still pushed above the registers of function_begin")
+        if !$f->{dead} && $n > 0;
+    fail("$what with " . -$n . " bytes of the registers of function_begin already popped")
+        if !$f->{dead} && $n < 0;
     $self->insn('pop', $_) for qw(edi esi ebx ebp);
     $self->insn('ret');
 }
@@ -303,11 +371,11 @@ sub epilogue {
 sub function_end_A {
     my ($self) = @_;
     my $f = $self->{func} or fail("function_end_A outside a function");
-    my %keep = (cfa => $f->{cfa}, saved => { %{ $f->{saved} } });
+    my %keep = (cfa => $f->{cfa}, saved => { %{ $f->{saved} } }, frame => $f->{frame});
     $self->cfi(op => 'remember');
-    $self->epilogue;
+    $self->epilogue('function_end_A');
     $self->cfi(op => 'restore_state');
-    @$f{qw(cfa saved)} = @keep{qw(cfa saved)};
+    @$f{qw(cfa saved frame)} = @keep{qw(cfa saved frame)};
 }
 
 sub function_end_B {
@@ -315,6 +383,9 @@ sub function_end_B {
     my $f = $self->{func} or fail("function_end_B(\"$name\") without a function");
     fail("function_end_B(\"$name\") closes function \"$f->{name}\"") if $name ne $f->{name};
     fail("function $name ends with the stack switched (at $f->{sw}{where})") if $f->{sw} && !$f->{dead};
+    fail("function $name runs off its end: no ret or jmp before function_end_B"
+         . ($f->{pushed_four} ? " (function_begin's registers are still pushed; "
+            . "function_end pops them and returns)" : '')) unless $f->{dead};
     # Labels used here but not set: file-level ones (checked in finish).
     for my $l (sort keys %{ $f->{labels} }) {
         my $lab = $f->{labels}{$l};
@@ -328,7 +399,7 @@ sub function_end_B {
 sub function_end {
     my ($self, $name) = @_;
     fail("function_end(\"$name\") without a function") unless $self->{func};
-    $self->epilogue;
+    $self->epilogue('function_end');
     $self->function_end_B($name);
 }
 
