@@ -16,6 +16,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
+use Capture ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
 
@@ -26,19 +27,8 @@ my $dir   = tempdir(CLEANUP => 1);
 
 sub have { my ($cmd) = @_; return !system("command -v $cmd >/dev/null 2>&1") }
 
-# Runs a command; returns (exit status, combined stdout+stderr).
-sub run {
-    my (@cmd) = @_;
-    my $pid = open(my $fh, '-|') // die "fork: $!\n";
-    if (!$pid) {
-        open STDERR, '>&', \*STDOUT or die;
-        exec @cmd or do { print "cannot run $cmd[0]: $!\n"; exit 127 };
-    }
-    local $/;
-    my $out = <$fh> // '';
-    close $fh;
-    return ($?, $out);
-}
+# Runs a command; returns (exit status, stdout+stderr).
+sub run { return Capture::capture(@_) }
 
 sub translate {
     my ($flavour, $in, $out) = @_;

@@ -17,6 +17,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
+use Capture ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
 
@@ -26,18 +27,7 @@ my $dir  = tempdir(CLEANUP => 1);
 my $todo = 'TODO not implemented yet (issue 9)';
 
 # Runs a command; returns (exit status, stdout+stderr).
-sub run {
-    my (@cmd) = @_;
-    my $pid = open(my $fh, '-|') // die "fork: $!\n";
-    if (!$pid) {
-        open STDERR, '>&', \*STDOUT or die;
-        exec @cmd or do { print "cannot run $cmd[0]: $!\n"; exit 127 };
-    }
-    local $/;
-    my $out = <$fh> // '';
-    close $fh;
-    return ($?, $out);
-}
+sub run { return Capture::capture(@_) }
 
 # A data file: ([symbol, users, missing-tag], ...) in file order.
 sub read_list {
