@@ -209,14 +209,26 @@ if (in_path('objdump') && in_path('readelf') && $obj{small}{'elf-pic'} && $obj{'
     my (undef, $fr) = capture('readelf', '--debug-dump=frames-interp', $o);
     my @fde = $fr =~ /FDE cie=/g;
     result(@fde == @fns && @fns >= 16, "elf: one DWARF FDE for each of the " . scalar(@fns) . ' functions (' . scalar(@fde) . ')');
-    # AES_encrypt: CFA from esp+4 to +20 (four pushes), then an expression
-    # while esp is switched, then esp+20 again and back to esp+4.
-    my ($start) = $nm =~ /^([0-9a-f]+) T AES_encrypt$/m;
-    my ($block) = $fr =~ /(FDE cie=\S+ pc=0*\Q$start\E\.\.\S+\n(?:.*\n)*?)\n/;
-    my @cfa = ($block // '') =~ /^[0-9a-f]+\s+(esp\+\d+|exp)\b/mg;
-    result("@cfa" =~ /^esp\+4 esp\+8 esp\+12 esp\+16 esp\+20 (exp )+esp\+20 esp\+16 esp\+12 esp\+8 esp\+4$/,
-           'elf: AES_encrypt CFA steps 4..20, a DWARF expression while esp is switched, 20..4')
-        or print "#   CFA rows: @cfa\n";
+    # The CFA rows of function $f, "esp+N" or "exp" (a DWARF expression).
+    my $cfa_rows = sub {
+        my ($f) = @_;
+        my ($start) = $nm =~ /^([0-9a-f]+) T \Q$f\E$/m;
+        return '' unless $start;
+        my ($block) = $fr =~ /(FDE cie=\S+ pc=0*\Q$start\E\.\.\S+\n(?:.*\n)*?)\n/;
+        return join ' ', ($block // '') =~ /^[0-9a-f]+\s+(esp\+\d+|exp)\b/mg;
+    };
+    # AES_encrypt: esp+4 to +20 (four pushes), +48 below them (the round
+    # scratch and the SSE flag; +52 inside each PIC call), then 20..4.
+    my $enc = $cfa_rows->('AES_encrypt');
+    result($enc =~ /^esp\+4 esp\+8 esp\+12 esp\+16 esp\+20 esp\+48 (esp\+52 esp\+48 )+esp\+20 esp\+16 esp\+12 esp\+8 esp\+4$/,
+           'elf: AES_encrypt CFA steps 4..20, 48 (52 in each PIC call), 20..4')
+        or print "#   CFA rows: $enc\n";
+    # CBC: a DWARF expression while esp is switched to the aligned frame,
+    # and again after the mid-function return (the partial-block tail).
+    my $cbc = $cfa_rows->('aes586_cbc_encrypt_compact');
+    result($cbc =~ /^esp\+4 esp\+8 esp\+12 esp\+16 esp\+20 (exp )+esp\+20 esp\+16 esp\+12 esp\+8 esp\+4 exp$/,
+           'elf: aes586_cbc_encrypt_compact CFA steps 4..20, a DWARF expression while esp is switched, 20..4')
+        or print "#   CFA rows: $cbc\n";
 } else {
     result(1, 'elf: MMX/SSE and CFI checks', 'SKIP objdump, readelf or the ELF objects missing');
 }

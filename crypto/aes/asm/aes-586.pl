@@ -28,9 +28,9 @@
 #            cache-timing exposure to within-line effects; it is not
 #            constant time.
 #
-# The entry points move esp to a 64-byte aligned frame (one cache line of
-# scratch) with &switch_stack, which keeps the CFI exact while esp is
-# switched.  The rounds are private functions with their own register
+# The CBC entry points move esp to a 64-byte aligned frame (one cache line
+# of scratch) with &switch_stack, which keeps the CFI exact while esp is
+# switched; the one-block entries only make room below their pushes.  The rounds are private functions with their own register
 # convention: state in eax, ebx, ecx, edx; the key schedule in edi; the
 # table in ebp; 24 bytes of scratch in the caller's frame above the return
 # address.
@@ -136,9 +136,9 @@ my @H = qw(ah bh ch dh);
 my %SLOT = (t => 0, kp => 16, kend => 20);
 sub scratch { my ($off) = @_; return &DWP(4 + $off, "esp") }
 
-# The entry points' frame (offsets from the switched esp): the block
+# The CBC entry points' frame (offsets from the switched esp): the block
 # scratch, then the arguments kept, the saved esp, a block and the CBC
-# chaining value.
+# chaining value.  The one-block entries use its first 28 bytes only.
 my $FRAME = 96;
 my %F = (sse => 24, spare => 28, in => 32, out => 36, len => 40, key => 44, ivec => 48,
          saved => 52, block => 64, chain => 80);
@@ -518,21 +518,24 @@ sub load_state  { my ($p, $off) = @_; &mov($S[$_], &DWP(($off // 0) + 4 * $_, $p
 sub store_state { my ($p, $off) = @_; &mov(&DWP(($off // 0) + 4 * $_, $p), $S[$_]) for 0 .. 3 }
 
 # void NAME(const unsigned char *in, unsigned char *out, const AES_KEY *key)
+# One block needs no aligned frame: the round function's scratch and the
+# SSE flag go just below the pushed registers (sub/add esp, which the CFI
+# follows), so a call has no frame to set up and no esp to reload.
 sub one_block_function {
     my ($name, $dir, $path) = @_;
+    my $frame = $F{sse} + 4;                        # scratch, then the SSE flag
     &function_begin($name);
     &mov("esi", &wparam(0));
-    &mov("ecx", &wparam(1));
     &mov("edi", &wparam(2));
-    switch_to_frame(out => "ecx");
+    &sub("esp", $frame);
     note_sse() if $path eq 'compact';
     load_state("esi");
     table_into_ebp($dir, $path);
     call_block($dir, $path);
-    &mov("esi", &DWP($F{out}, "esp"));
-    store_state("esi");
     leave_mmx() if $path eq 'compact';
-    &restore_stack();
+    &add("esp", $frame);
+    &mov("esi", &wparam(1));
+    store_state("esi");
     &function_end($name);
 }
 
