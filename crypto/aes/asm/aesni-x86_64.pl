@@ -592,8 +592,11 @@ ___
 # vector form costs five vector instructions per tweak and takes issue
 # slots from AES: measured 0.92x OpenSSL for AES-128 that way, 1.0x with
 # the tweaks in the integer unit, at the AES bound).  T[j] ^ K0 whitens the
-# input; T[j] ^ Klast goes to the stack as the last-round key of block j
-# (aesenclast/aesdeclast take it from aligned memory).  The single-block
+# input; the last round takes Klast from a register and T[j] is XORed in
+# after it from the stack, as the last round is only an XOR with the key
+# (storing T[j] ^ Klast as a memory key cost 16 more instructions a group:
+# on a loaded Zen 3, where issue slots are short, fewer instructions won
+# about 5%, as did sbb for the reduction mask).  The single-block
 # tail uses the vector doubling above.  Ciphertext stealing (len % 16 =
 # b != 0): encryption handles all whole blocks, then swaps the first b
 # bytes of the last output block with the partial input and encrypts that
@@ -646,49 +649,50 @@ ___
             if $dir eq 'dec';
         # The 8-block loop.  rax:rbx holds the next tweak to make (low and
         # high 64 bits); doubling is add/adc over the 128 bits, with the
-        # bit that left (the sign of the old high half, as a mask from sar)
-        # folded back as 0x87.  Each tweak goes to the stack as two 64-bit
-        # stores, into one of two 256-byte buffers (tweak j of a group at
-        # 16*j, T ^ Klast at 128+16*j): while a group is encrypted from one
+        # bit that left (the carry out of adc, as a mask from sbb) folded
+        # back as 0x87.  Each tweak goes to the stack as two 64-bit stores,
+        # into one of two 256-byte buffers (tweak j of a group at 16*j; only
+        # the first 128 bytes are used): while a group is encrypted from one
         # buffer, the next group's tweaks go to the other, so the 128-bit
         # loads read stores made a whole group earlier.  (Two groups ahead
         # in four buffers measured the same at 16 KiB and slower at 256
         # bytes: more to fill up front and to clear.)  rcx: offset of the
         # buffer being encrypted (r14 its address), r8: of the one being
         # filled; the buffers are cleared after the loop.
+        my $n = 8;                # blocks per group (6 measured slower here)
+        my $g = 16 * $n;
         my $fill = sub {
             my $f = '';
-            for my $j (0 .. 7) {
+            for my $j (0 .. $n - 1) {
                 $f .= "\tmov\t%rax," . (16 * $j) . "(%rsp,%r8)\n\tmov\t%rbx," . (16 * $j + 8) . "(%rsp,%r8)\n"
-                    . "\tmov\t%rbx,%rbp\n\tsar\t\$63,%rbp\n\tand\t\$0x87,%ebp\n"
-                    . "\tadd\t%rax,%rax\n\tadc\t%rbx,%rbx\n\txor\t%rbp,%rax\n";
+                    . "\tadd\t%rax,%rax\n\tadc\t%rbx,%rbx\n\tsbb\t%ebp,%ebp\n\tand\t\$0x87,%ebp\n"
+                    . "\txor\t%rbp,%rax\n";
             }
             return $f;
         };
         $t .= vaes_select($variant, '%rdx', $VAES_MIN{xts}, \%W, 'vpclmulqdq') . "${\ $L->('x') }:\n";
-        $t .= "\tsub\t\$128,%rdx\n\tjb\t${\ $L->('tail') }\n";
+        $t .= "\tsub\t\$$g,%rdx\n\tjb\t${\ $L->('tail') }\n";
         $t .= "\tmovq\t$T,%rax\n\tpextrq\t\$1,$T,%rbx\n"
             . "\txor\t%r8d,%r8d\n";
         $t .= $fill->() . "\tmov\t\$256,%ecx\n";
         $t .= ".align\t16\n${\ $L->('loop8') }:\n"
             . "\txor\t\$256,%ecx\n\txor\t\$256,%r8d\n"
             . "\tlea\t(%rsp,%rcx),%r14\n";
-        for my $j (0 .. 7) {
-            $t .= "\tmovdqa\t" . 16 * $j . "(%r14),$u\n\tmovdqu\t" . 16 * $j . "(%rdi),$b[$j]\n"
-                . "\tpxor\t$u,$b[$j]\n\tpxor\t$k0,$b[$j]\n"
-                . "\tpxor\t$kl,$u\n\tmovdqa\t$u," . (16 * $j + 128) . "(%r14)\n";
+        for my $j (0 .. $n - 1) {
+            $t .= "\tmovdqu\t" . 16 * $j . "(%rdi),$b[$j]\n"
+                . "\tpxor\t" . 16 * $j . "(%r14),$b[$j]\n\tpxor\t$k0,$b[$j]\n";
         }
         $t .= $fill->();
-        $t .= mid_rounds($op, '%r10d', '%r11', $tk, @b);
-        $t .= "\t${op}last\t" . (16 * $_ + 128) . "(%r14),$b[$_]\n" for 0 .. 7;
-        $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "(%rsi)\n" for 0 .. 7;
+        $t .= mid_rounds($op, '%r10d', '%r11', $tk, @b[0 .. $n - 1]);
+        $t .= "\t${op}last\t$kl,$b[$_]\n\tpxor\t" . 16 * $_ . "(%r14),$b[$_]\n" for 0 .. $n - 1;
+        $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "(%rsi)\n" for 0 .. $n - 1;
         $t .= <<___;
-	lea	128(%rdi),%rdi
-	lea	128(%rsi),%rsi
-	sub	\$128,%rdx
+	lea	$g(%rdi),%rdi
+	lea	$g(%rsi),%rsi
+	sub	\$$g,%rdx
 	jae	${\ $L->('loop8') }
 	movdqa	(%rsp,%r8),$T			# the next block's tweak
-	xor	%eax,%eax			# clear tweaks and Klast-masked copies
+	xor	%eax,%eax			# clear the tweak buffers
 	xor	%ebx,%ebx
 	xor	%ebp,%ebp
 	pxor	$u,$u
@@ -696,7 +700,7 @@ ___
         $t .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. 31;
         $t .= <<___;
 ${\ $L->('tail') }:
-	add	\$128,%rdx
+	add	\$$g,%rdx
 	jz	${\ $L->('steal') }
 ${\ $L->('loop1') }:
 ${\ $block->('(%rdi)', '(%rsi)', $T) }${\ $next->($T) }	lea	16(%rdi),%rdi
