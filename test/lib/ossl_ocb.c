@@ -1,12 +1,11 @@
 #include "ossl_ocb.h"
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define LIBCRYPTO "libcrypto.so.3"
+#include "ossl.h"
 
 /* openssl/evp.h: the AEAD controls OCB shares with GCM and CCM. */
 #define CTRL_AEAD_SET_IVLEN 0x9
@@ -16,10 +15,9 @@
 typedef struct evp_cipher_ctx EVP_CTX;
 typedef struct evp_cipher EVP_CIPH;
 
+/* The EVP calls OCB needs beyond ossl.c's, from the library it loaded. */
 static struct {
     int loaded;
-    EVP_CTX *(*ctx_new) (void);
-    void (*ctx_free) (EVP_CTX *);
     int (*init) (EVP_CTX *, const EVP_CIPH *, void *engine,
                  const unsigned char *key, const unsigned char *iv, int enc);
     int (*ctrl) (EVP_CTX *, int type, int arg, void *ptr);
@@ -30,6 +28,7 @@ static struct {
 } evp;
 
 struct ossl_ocb {
+    struct ossl_cipher *cipher;     /* owns the EVP context */
     EVP_CTX *ctx;
     int enc;
     size_t nonce_len, tag_len;
@@ -52,34 +51,21 @@ const char *ossl_ocb_error(void)
     return last_error;
 }
 
-static int sym(void *h, void *fp, const char *name)
-{
-    void *p = dlsym(h, name);
-    if (p == NULL)
-        return fail("%s: no symbol %s", LIBCRYPTO, name);
-    memcpy(fp, &p, sizeof(p));
-    return 0;
-}
-
-/* The handle ossl_load() opened, found again with the same flags. */
 static int load(void)
 {
-    if (evp.loaded)
-        return 0;
-    void *h = dlopen(LIBCRYPTO, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND | RTLD_NOLOAD);
-    if (h == NULL)
-        return fail("%s is not loaded (call ossl_load first)", LIBCRYPTO);
-    int r = sym(h, &evp.ctx_new, "EVP_CIPHER_CTX_new") |
-            sym(h, &evp.ctx_free, "EVP_CIPHER_CTX_free") |
-            sym(h, &evp.init, "EVP_CipherInit_ex") |
-            sym(h, &evp.ctrl, "EVP_CIPHER_CTX_ctrl") |
-            sym(h, &evp.update, "EVP_CipherUpdate") |
-            sym(h, &evp.final, "EVP_CipherFinal_ex") |
-            sym(h, &evp.ocb[0], "EVP_aes_128_ocb") |
-            sym(h, &evp.ocb[1], "EVP_aes_192_ocb") |
-            sym(h, &evp.ocb[2], "EVP_aes_256_ocb");
-    if (r != 0)
-        return -1;
+    struct { void *fp; const char *name; } syms[] = {
+        { &evp.init, "EVP_CipherInit_ex" }, { &evp.ctrl, "EVP_CIPHER_CTX_ctrl" },
+        { &evp.update, "EVP_CipherUpdate" }, { &evp.final, "EVP_CipherFinal_ex" },
+        { &evp.ocb[0], "EVP_aes_128_ocb" }, { &evp.ocb[1], "EVP_aes_192_ocb" },
+        { &evp.ocb[2], "EVP_aes_256_ocb" },
+    };
+    for (size_t i = 0; !evp.loaded && i < sizeof(syms) / sizeof(syms[0]); i++) {
+        void *p = ossl_symbol(syms[i].name);
+        if (p == NULL)
+            return fail("libcrypto.so.3: no symbol %s (or ossl_load not called)",
+                        syms[i].name);
+        memcpy(syms[i].fp, &p, sizeof(p));
+    }
     evp.loaded = 1;
     return 0;
 }
@@ -89,19 +75,19 @@ struct ossl_ocb *ossl_ocb_new(void)
     if (load() != 0)
         return NULL;
     struct ossl_ocb *c = calloc(1, sizeof(*c));
-    if (c == NULL || (c->ctx = evp.ctx_new()) == NULL) {
+    if (c == NULL || (c->cipher = ossl_cipher_new()) == NULL) {
         free(c);
         fail("EVP_CIPHER_CTX_new failed");
         return NULL;
     }
+    c->ctx = ossl_cipher_evp_ctx(c->cipher);
     return c;
 }
 
 void ossl_ocb_free(struct ossl_ocb *c)
 {
-    if (c == NULL)
-        return;
-    evp.ctx_free(c->ctx);
+    if (c != NULL)
+        ossl_cipher_free(c->cipher);
     free(c);
 }
 
