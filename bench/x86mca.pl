@@ -20,7 +20,11 @@
 # latency, which is not what a call costs, so each call is replayed as the
 # push of its return address and each ret as the pop (lea 4(%esp),%esp);
 # and endbr32 as 100 uops (about 50 cycles), where CPUs run it as a NOP, so
-# it is replayed as one.
+# it is replayed as one.  It also gives a pop's stack pointer update the
+# latency of its load (5 cycles), so four pops in a row cost 20 cycles of
+# %esp chain; the CPU's stack engine updates %esp at decode.  So each pop
+# is replayed as its load and a 1-cycle lea, the latency llvm-mca already
+# gives a push.
 # Memory dependencies are not in the model, so each trace is replayed
 # twice: loads never waiting for stores (llvm-mca's default; too kind to
 # code that spills and reloads, as 32-bit C does) and every load waiting
@@ -67,7 +71,7 @@ if (@missing) {
 print <<"EOT";
   Each call was single-stepped under qemu-i386 and the instructions it
   executed, in order, were replayed through llvm-mca -mtriple=$MCA_TRIPLE
-  -mcpu=$MCA_CPU (LLVM's Zen 3 model; this CPU is Zen 5): estimated core
+  -mcpu=$MCA_CPU (LLVM's Zen 3 model): estimated core
   cycles per byte with branches always predicted, and loads never waiting
   for stores ("free") or every load waiting for the stores before it
   ("ordered"); the truth lies between.  "insn/B" is exact: instructions
@@ -102,6 +106,7 @@ sub replayed {
     my ($sp, $w, $s) = $x64 ? ('%rsp', 8, 'q') : ('%esp', 4, 'l');
     return "push$s \$0" if $insn =~ /^call/;
     return 'nop' if $insn =~ /^endbr(32|64)$/;
+    return "mov$s ($sp),$1\nlea$s $w($sp),$sp" if $insn =~ /^pop[lq]? (%\w+)$/;
     return "lea$s " . ($w + ($insn =~ /^ret[lq]? \$0x([0-9a-f]+)/ ? hex $1 : 0)) . "($sp),$sp"
         if $insn =~ /^ret/;
     return $insn =~ /^(j\w+|loop\w*) [0-9a-f]+$/ ? "$1 0" : $insn;

@@ -12,7 +12,12 @@
 # else once, branches included as straight-line code, up to the first ret.
 # Cycles per block = Total Cycles / iterations; per byte, / 16.
 # endbr32 is left out: llvm-mca 14 gives it about 100 cycles of latency,
-# where CPUs execute it as a NOP (and gcc's -m32 C here has none).
+# where CPUs execute it as a NOP (and gcc's -m32 C here has none).  As in
+# bench/x86mca.pl, what llvm-mca gets wrong about the stack is replayed as
+# the CPU runs it: a call (gcc's PIC thunk; llvm-mca would charge 100
+# cycles) as the push of its return address and the thunk's load of it, a
+# pop as its load and a 1-cycle %esp update (llvm-mca gives %esp the load's
+# 5 cycles), a ret as that update alone.
 use strict;
 use warnings;
 
@@ -54,4 +59,16 @@ if (grep { /from\d+$/ } keys %label) {
     push @trace, @insn[$loop_end + 1 .. $#insn];
 }
 my ($ret) = grep { $trace[$_] =~ /^\s*ret/ } 0 .. $#trace;
-print @trace[0 .. ($ret // $#trace)];
+for (@trace[0 .. ($ret // $#trace)]) {
+    if (/^\s*call\s+__x86\.get_pc_thunk\.(\w\w)\s*$/) {
+        print "\tpushl\t\$0\n\tmovl\t(%esp), %e$1\n\tleal\t4(%esp), %esp\n";
+    } elsif (/^\s*call\b/) {
+        die "$0: $func calls out (\"@{[ s/^\s+|\s+$//gr ]}\"); only PIC thunks can be replayed\n";
+    } elsif (/^\s*popl?\s+(%\w+)\s*$/) {
+        print "\tmovl\t(%esp), $1\n\tleal\t4(%esp), %esp\n";
+    } elsif (/^\s*ret/) {
+        print "\tleal\t4(%esp), %esp\n";
+    } else {
+        print;
+    }
+}
