@@ -7,13 +7,15 @@
 # estimates the core cycles they take.  The first program is the reference
 # (the C AES); the others are compared with it.
 #
-#   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256] SPEC...
-#   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK][,arch=x86_64]
+#   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256]
+#        [--native NATIVE32 [--verify-only] [--drop N]] SPEC...
+#   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK][,arch=x86_64][,only=native]
 #     PROGRAM prints a trace per path (trace32.c: "c", or aes-586's
 #     "compact" and "full"), or only PATH; MASK is run's OPENSSL_ia32cap
 #     (e.g. ~0x2000000:~0 for aes-586's integer compact path).
 #     arch=x86_64: a 64-bit program (calib64.c), run natively and also
 #     timed (PROGRAM --time): the method's check against a measurement.
+#     only=native: measured natively (--native) only, no estimate.
 #
 # Straight-line replay: branch targets mean nothing to llvm-mca, so a
 # taken branch costs only its uop.  It models a call as 100 cycles of
@@ -30,9 +32,21 @@
 # code that spills and reloads, as 32-bit C does) and every load waiting
 # for the stores before it (-noalias=false; too harsh on table lookups).
 # The truth lies between; both are printed.
+#
+# --native: the same traces also run natively, rewritten for 64-bit mode
+# (bench/x86mca/Replay64.pm) and run by NATIVE32 (bench/x86mca/native32.c),
+# which checks each replay's result against the C AES and times it: real
+# cycles on this CPU for the instructions the 32-bit calls execute, in
+# 64-bit mode (what the rewrite changes is listed in Replay64.pm).
+# --verify-only runs the checks and no timing; --drop N leaves instruction
+# N out of every replay, for the test that shows a broken replay is
+# caught.
 use strict;
 use warnings;
 use Getopt::Long;
+use FindBin;
+use lib "$FindBin::Bin/x86mca";
+use Replay64;
 
 my $MCA_TRIPLE = 'i686';
 my $MCA_CPU    = 'znver3';
@@ -40,15 +54,19 @@ my $SIM_INSNS  = 30_000;        # replay each trace about this many instructions
 
 my @bits = (128);
 my $cbc_bytes = 256;
-GetOptions('bits=s' => sub { @bits = split /,/, $_[1] }, 'cbc-bytes=i' => \$cbc_bytes)
+my ($native, $verify_only, $drop);
+my $NATIVE_ROUNDS = 5;          # timed runs per replay, interleaved; the fastest is kept
+GetOptions('bits=s' => sub { @bits = split /,/, $_[1] }, 'cbc-bytes=i' => \$cbc_bytes,
+           'native=s' => \$native, 'verify-only' => \$verify_only, 'drop=i' => \$drop)
     or die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM[,path=P][,ia32cap=M]...\n";
 die "usage: $0 [--bits 128,256] [--cbc-bytes N] NAME=PROGRAM[,path=P][,ia32cap=M]...\n" unless @ARGV;
 my @impls;
 for (@ARGV) {
     my ($name, $spec) = /^([^=,]+)=(.+)$/ or die "$0: \"$_\" is not NAME=PROGRAM[,...]\n";
     my ($prog, @kv) = split /,/, $spec;
-    my %o = map { /^(path|ia32cap|arch)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
+    my %o = map { /^(path|ia32cap|arch|only)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
     die "$0: $name: arch must be x86_64 if given\n" if defined $o{arch} && $o{arch} ne 'x86_64';
+    die "$0: $name: only must be native if given\n" if defined $o{only} && $o{only} ne 'native';
     push @impls, { name => $name, prog => $prog, %o };
 }
 
@@ -58,17 +76,17 @@ sub in_path {
     return undef;
 }
 
-print "\n32-bit AES (i386), ESTIMATES, NOT MEASUREMENTS\n";
-print "  No 32-bit timing is possible here: this kernel cannot execute 32-bit code.\n";
+print "\n32-bit AES (i386): llvm-mca ESTIMATES" . ($native ? ", then MEASUREMENTS in 64-bit mode" : '') . "\n";
+print "  This kernel cannot execute 32-bit code, so nothing runs in 32-bit mode here.\n";
 my $qemu = in_path('qemu-i386');
 my $mca  = in_path('llvm-mca');
-my @missing = ((!$qemu ? 'qemu-i386 (qemu-user)' : ()), (!$mca ? 'llvm-mca (llvm)' : ()),
+my @missing = ((!$qemu ? 'qemu-i386 (qemu-user)' : ()), (!$mca && !$verify_only ? 'llvm-mca (llvm)' : ()),
                (map { -x $_->{prog} ? () : "$_->{prog} (make bench-x86mca)" } @impls));
 if (@missing) {
     print "  skipped: missing @missing\n";
     exit 0;
 }
-print <<"EOT";
+print <<"EOT" unless $verify_only;
   Each call was single-stepped under qemu-i386 and the instructions it
   executed, in order, were replayed through llvm-mca -mtriple=$MCA_TRIPLE
   -mcpu=$MCA_CPU (LLVM's Zen 3 model): estimated core
@@ -163,6 +181,33 @@ sub mca_cycles {
     return @c;
 }
 
+# One trace, rewritten for 64-bit mode and built into a shared object;
+# its result checked by NATIVE32 (which dies on a wrong one).
+my $replay_no = 0;
+sub native_replay {
+    my ($impl, $row, $mode, $bits, $tr, $text) = @_;
+    my @addr = sort { $a <=> $b } keys %$text;
+    my %next = map { ($addr[$_] => $addr[$_ + 1] // 0) } 0 .. $#addr - 1;
+    my @insns = map { [$text->{$_}, $next{$_}] } @{ $tr->{eips} };
+    my $base = "/tmp/x86mca.$$." . $replay_no++;
+    open(my $fh, '>', "$base.S") or die "$0: $base.S: $!\n";
+    print $fh Replay64::source(insns => \@insns, nargs => $mode =~ /^cbc/ ? 6 : 3,
+                               name => 'replay', drop => $drop);
+    close $fh;
+    my $cc = $ENV{CC} // 'cc';
+    my $err = `$cc -shared -o $base.so $base.S 2>&1`;
+    unlink "$base.S";
+    die "$0: $row $mode $bits: the 64-bit replay does not assemble:\n$err" if $?;
+    my $r = { row => $row, mode => $mode, bits => $bits, bytes => $tr->{bytes},
+              prog => $impl->{prog}, so => "$base.so" };
+    my $out = `$native $impl->{prog} $base.so $mode $bits $tr->{bytes} 2>&1`;
+    if ($? || $out !~ /^ok /m) {
+        unlink "$base.so";
+        die "$0: $row $mode $bits: the native replay failed: $out";
+    }
+    return $r;
+}
+
 # Measured core cycles per byte of a 64-bit program:
 # {"NAME PATH" => {"mode bits" => c/B}}.
 sub measured {
@@ -179,10 +224,13 @@ sub measured {
 # Rows: one per implementation and path, in the order given; 64-bit
 # programs go to the method check.
 my @modes = qw(ecb-enc ecb-dec cbc-enc cbc-dec);
-my (%est, %meas, @rows, @checks);
+my (%est, %meas, @rows, @checks, @replays, @native_rows);
+END { unlink map { $_->{so} } @replays }
 for my $impl (@impls) {
-    my $text = disassembly($impl->{prog});
     my $x64 = $impl->{arch};
+    next if $x64 && $verify_only;
+    next if $impl->{only} && !$native;
+    my $text = disassembly($impl->{prog});
     for my $b (@bits) {
         my ($t, $order) = traces($impl, $b);
         if ($x64) {
@@ -192,13 +240,22 @@ for my $impl (@impls) {
         for my $key (@$order) {
             my ($path, $m) = split ' ', $key;
             my $row = $path eq 'c' && !$x64 ? $impl->{name} : "$impl->{name} $path";
-            my $list = $x64 ? \@checks : \@rows;
+            my $list = $x64 ? \@checks : $impl->{only} ? [] : \@rows;
             push @$list, $row unless grep { $_ eq $row } @$list;
+            push @native_rows, $row if $native && !$x64 && !grep { $_ eq $row } @native_rows;
             my $tr = $t->{$key};
+            push @replays, native_replay($impl, $row, $m, $b, $tr, $text) if $native && !$x64;
+            next if $verify_only || $impl->{only};
             my @c = map { $_ / $tr->{bytes} } mca_cycles("$row $m $b", $tr, $text, $x64);
             $est{$row}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => \@c };
         }
     }
+}
+
+if ($verify_only) {
+    die "$0: --verify-only needs --native\n" unless $native;
+    print "  native replays: all ", scalar(@replays), " computed the C AES's result\n";
+    exit 0;
 }
 
 if (@rows) {
@@ -240,6 +297,36 @@ if (@checks) {
                 printf "  %-26s %-7s %4d %7.1f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f\n", $row, $m, $b,
                     $e->{insn_b}, $mm, @{ $e->{cb} }, ($mm ? $mr / $mm : 0),
                     map { $r->{cb}[$_] / $e->{cb}[$_] } 0, 1;
+            }
+        }
+    }
+}
+
+# The 32-bit calls, measured: each replay timed $NATIVE_ROUNDS times, the
+# rounds interleaved across all replays so that a slow spell of this
+# shared machine does not fall on one row only; the fastest is kept.
+if (@replays) {
+    my %cb;
+    for my $round (1 .. $NATIVE_ROUNDS) {
+        for my $r (@replays) {
+            my $out = `$native $r->{prog} $r->{so} $r->{mode} $r->{bits} $r->{bytes} --time 2>&1`;
+            my ($v) = $out =~ /^measured \S+ \d+ \d+ ([\d.]+)$/m;
+            die "$0: $r->{row} $r->{mode} $r->{bits}: native timing failed: $out" if $? || !defined $v;
+            my $k = "$r->{row}\0$r->{mode} $r->{bits}";
+            $cb{$k} = $v if !defined $cb{$k} || $v < $cb{$k};
+        }
+    }
+    my $ref = $rows[0];
+    print "\n  MEASURED: the same 32-bit instructions run natively on this CPU (in 64-bit\n"
+        . "  mode: bench/x86mca/Replay64.pm), each replay's result checked against the\n"
+        . "  C AES; TSC cycles per byte, fastest of 3001 short batches in each of\n"
+        . "  $NATIVE_ROUNDS interleaved runs.  speedup = ${ref}'s c/B / this one's.\n";
+    printf "  %-26s %-7s %4s %9s %8s\n", 'implementation', 'mode', 'bits', 'TSC c/B', 'speedup';
+    for my $b (@bits) {
+        for my $m (@modes) {
+            for my $row (@native_rows) {
+                my $v = $cb{"$row\0$m $b"} // die "$0: no native $m $b figure for $row\n";
+                printf "  %-26s %-7s %4d %9.2f %8.2f\n", $row, $m, $b, $v, $cb{"$ref\0$m $b"} / $v;
             }
         }
     }

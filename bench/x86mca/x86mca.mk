@@ -14,7 +14,7 @@ B32_TRACE := $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o
 # Options for bench/x86mca.pl, e.g. X86MCA_ARGS="--bits 128,256 --cbc-bytes 1024".
 X86MCA_ARGS  ?=
 X86MCA_PROGS := c=$(B32)/trace32_c
-X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64
+X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64 $(B32)/native32
 
 $(B32)/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
@@ -32,6 +32,14 @@ $(B32)/calib64.o: bench/x86mca/calib64.c $(GEN_HDRS)
 $(B32)/calib64: $(B32)/calib64.o $(LIB)
 	$(CC) -no-pie -o $@ $^
 
+# The 32-bit calls run natively (rewritten for 64-bit mode): the harness
+# maps a trace32 program at its own addresses and runs one replay.
+$(B32)/native32.o: bench/x86mca/native32.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
+$(B32)/native32: $(B32)/native32.o $(LIB)
+	$(CC) -o $@ $^ -ldl
+
 ifneq ($(AES586_VARIANTS),)
 $(B32)/trace32_asm.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h
 	@mkdir -p $(@D)
@@ -45,12 +53,25 @@ X86MCA_NOSSE := ia32cap=~0x2000000:~0
 X86MCA_PROGS += $(foreach v,$(X86MCA_ASM),$(v)-sse=$(B32)/trace32_$(v),path=compact \
     $(v)-int=$(B32)/trace32_$(v),path=compact,$(X86MCA_NOSSE) $(v)=$(B32)/trace32_$(v),path=full)
 X86MCA_BINS  += $(patsubst %,$(B32)/trace32_%,$(X86MCA_ASM))
+# The founding thread's instruction choices, each against the kept form on
+# the unrolled full path (and the round loop's ror weight), measured
+# natively only (only=native): builds of aes-586 with one option changed.
+AES586_FLAGS_choice-shrand  := -fPIC -DAES586_small_footprint=0 -DAES586_movzbl=0
+AES586_FLAGS_choice-mask24  := -fPIC -DAES586_small_footprint=0 -DAES586_mask24=1
+AES586_FLAGS_choice-ror1    := -fPIC -DAES586_small_footprint=0 -DAES586_ror_weight=1
+AES586_FLAGS_choice-smallror3 := -fPIC -DAES586_ror_weight=3
+X86MCA_CHOICES := shrand mask24 ror1 smallror3
+X86MCA_PROGS += $(foreach c,$(X86MCA_CHOICES),$(c)=$(B32)/trace32_choice-$(c),path=full,only=native)
+X86MCA_BINS  += $(patsubst %,$(B32)/trace32_choice-%,$(X86MCA_CHOICES))
 endif
 
 .PHONY: bench-x86mca
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
 bench-x86mca: $(X86MCA_BINS)
-	$(PERL) bench/x86mca.pl $(X86MCA_ARGS) $(X86MCA_PROGS) x86_64=$(B32)/calib64,arch=x86_64
+	$(PERL) bench/x86mca.pl --native $(B32)/native32 $(X86MCA_ARGS) $(X86MCA_PROGS) \
+	    x86_64=$(B32)/calib64,arch=x86_64
+# test/t/83-native32.t checks the native replays of these.
+tests: $(B32)/native32 $(B32)/trace32_c $(patsubst %,$(B32)/trace32_%,$(X86MCA_ASM))
 else
 bench-x86mca:
 	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"

@@ -45,8 +45,8 @@
 # Key schedule as aes_core.c: little-endian words, rounds 10/12/14 at byte
 # 240, the decryption schedule that of the equivalent inverse cipher.
 #
-# Estimated speed.  32-bit code cannot be timed on these machines, so the
-# figures are llvm-mca 14 (-mtriple=i686 -mcpu=znver3) over the
+# Estimated speed.  32-bit code cannot run in 32-bit mode on these machines:
+# these figures are llvm-mca 14 (-mtriple=i686 -mcpu=znver3) over the
 # instructions one block executes (crypto/aes/asm/aes-586/mca_block.pl:
 # the round loop repeated, or the unrolled rounds from their entry), in
 # cycles per byte, next to aes_core.c's T-table rounds built gcc -m32 -O2
@@ -61,37 +61,69 @@
 #
 #                   C      full tables       compact MMX/SSE   compact integer
 #                          small  unrolled   small  unrolled   small  unrolled
-#   AES-128 enc   11.13    7.32   6.70       11.89  11.61      18.38  17.95
-#   AES-128 dec   10.57    7.42   7.07       13.85  13.91      29.45  29.39
-#   AES-192 enc   13.00    8.76   8.07       14.19  13.95      22.03  21.70
-#   AES-192 dec   12.25    8.84   8.45       16.70  16.77      35.82  35.64
-#   AES-256 enc   14.88   10.20   9.26       16.58  16.30      25.34  25.45
-#   AES-256 dec   14.07   10.32   9.82       19.55  19.62      42.20  41.89
+#   AES-128 enc   11.13    7.32   6.70       21.32  20.88      18.38  17.95
+#   AES-128 dec   10.57    7.42   7.07       26.38  26.60      29.45  29.39
+#   AES-192 enc   13.00    8.76   8.07       25.76  25.23      22.03  21.70
+#   AES-192 dec   12.25    8.84   8.45       31.94  32.29      35.82  35.64
+#   AES-256 enc   14.88   10.20   9.26       30.20  29.57      25.34  25.45
+#   AES-256 dec   14.07   10.32   9.82       37.51  37.97      42.20  41.89
 #
-# So the full tables run at 1/1.66..1/1.43 of the C with the unrolled
-# rounds and at 1/1.52..1/1.36 with the round loop: short of the 1/1.8
-# asked (issue 8).  (The C column was 15.38..19.25 until mca_block.pl
-# replayed gcc's PIC thunk call as what it is: llvm-mca charged it 100
-# cycles.)  The limit is the load/store units: with seven registers a
-# round is 16 table loads, 4 round-key loads, 3 stores and 3 reloads of
-# the round's outputs and a reload of the key pointer, and llvm-mca's Zen 3
-# gives a store two of the three LSU slots, so 30 slots, 10 cycles a round;
-# the replay of a whole call (bench/x86mca.pl) is within 15% of that
-# bound.  Whole calls, where C's CBC has more overhead than ours, are in
-# `make bench-x86mca`.  Unrolling saves 5-10% on the full path for 2376
-# bytes per direction (on the compact paths it is within 2% either way, for
-# 4.5-7 KB each; `make bench` prints the sizes).
-# The compact paths compute MixColumns, so they are slower than C's
-# T-tables; MMX/SSE halves the integer cost of decryption.
+# So by this estimate the full tables run at 1/1.66..1/1.43 of the C with
+# the unrolled rounds and at 1/1.52..1/1.36 with the round loop: short of
+# the 1/1.8 asked (issue 8).  (The C column was 15.38..19.25 until
+# mca_block.pl replayed gcc's PIC thunk call as what it is: llvm-mca
+# charged it 100 cycles.)  The limit in the model is the load/store units:
+# with seven registers a round is 16 table loads, 4 round-key loads, 3
+# stores and 3 reloads of the round's outputs and a reload of the key
+# pointer, and llvm-mca's Zen 3 gives a store two of the three LSU slots:
+# 30 slots, 10 cycles a round.  For the compact MMX path the model is
+# wrong the other way: it charged the former column transfer through
+# memory 11.89 (AES-128 encryption), blind to the failed store forwarding
+# that made it 25.5 c/B natively, and charges the register transfer that
+# replaced it 21.32, where it measures 17.98.
 #
-# Instruction choices (the founding aes-586 thread), same method, AES-128
-# encryption with the full tables, unrolled:
-#   movzbl %al/%ah byte extraction (kept):  6.70; mov/shr/and: 7.57 (+13%)
-#   shr $24 without a mask (kept):          6.70; with and $0xff: 7.14 (+7%)
-#   ror to bring bytes low, weighted 3 (kept for unrolled; 1 for the loop,
-#     where it measured 7.32 against 7.48):  weight 1: 6.98, weight 2: 6.85
-#   last round from tl/itl (kept): 6.70, against 6.92 with the S-box bytes
-#     (movzbl, shl, xor per byte), for 2 KB more table
+# Measured.  `make bench-x86mca` also runs every traced call natively: the
+# same instructions rewritten for 64-bit mode (bench/x86mca/Replay64.pm),
+# each replay's result checked against the C AES.  Whole calls (CBC: 256
+# bytes), TSC cycles per byte on this AMD EPYC (Zen 3), the C built
+# gcc -m32 -O2 (X86MCA_ARGS="--bits 128,192,256"; speedup over C in
+# brackets):
+#
+#                  C       full tables                compact MMX/SSE  integer
+#                          small         unrolled     small            small
+#   AES-128 ECB e  10.38    8.16 (1.27)   7.90 (1.32)  17.98            15.98
+#   AES-128 ECB d   9.22    8.05 (1.15)   7.91 (1.17)  22.66            25.48
+#   AES-128 CBC e  12.66    8.11 (1.56)   7.88 (1.61)  17.56            15.74
+#   AES-128 CBC d  12.23    8.16 (1.50)   8.03 (1.52)  22.56            25.27
+#   AES-256 ECB e  14.03   11.23 (1.25)  10.87 (1.29)  25.36            22.30
+#   AES-256 ECB d  12.39   11.09 (1.12)  10.74 (1.15)  32.49            36.73
+#   AES-256 CBC e  16.58   11.20 (1.48)  10.81 (1.53)  24.91            22.08
+#   AES-256 CBC d  15.79   11.17 (1.41)  10.85 (1.46)  31.96            35.84
+#
+# Further from 1.8 than the estimate: this CPU renames memory (a store and
+# a reload at the same %esp offset cost about one cycle, measured), so the
+# spills that the C needs more of than we do cost it little.  Unrolling
+# saves 1-5% for 2376 bytes per direction on the full path (on the compact
+# paths it is within 2% either way, for 4.5-7 KB each; `make bench` prints
+# the sizes).  The compact paths compute MixColumns, so they are slower
+# than C's T-tables.  Their MMX MixColumns wins for decryption (11% here)
+# and loses for encryption (12%): moving a column between integer and MMX
+# registers costs about 3.5 cycles each way on Zen 3.
+#
+# Instruction choices (the founding aes-586 thread) on the unrolled full
+# path, AES-128, measured natively as above (make bench-x86mca: rows
+# shrand, mask24, ror1, smallror3), CBC encryption / one-block encryption
+# TSC c/B, with llvm-mca's estimate of the round code (mca_block.pl):
+#   movzbl %al/%ah byte extraction (kept):  7.88 / 7.90, est. 6.70;
+#     mov/shr/and:                          8.62 / 8.21, est. 7.57
+#   shr $24 without a mask (kept):          7.88 / 7.90, est. 6.70;
+#     with and $0xff:                       8.48 / 8.46, est. 7.14
+#   ror to bring bytes low, weighted 3 (kept for unrolled): 7.88 / 7.90;
+#     weight 1: 8.05 / 8.06 (est. 6.98); with the round loop weight 1 (kept,
+#     8.11 / 8.16, est. 7.32) and 3 (7.97 / 7.98, est. 7.48) are within
+#     the noise of each other
+#   last round from tl/itl (kept): est. 6.70, against 6.92 with the S-box
+#     bytes (movzbl, shl, xor per byte), for 2 KB more table
 #   imul $0x1b in xtime (kept): compact integer, loop, AES-128: encryption
 #     18.38 and decryption 29.45, against 18.43 and 31.45 with two lea
 #   scaled index (base+idx*8): llvm-mca's Zen 3 model charges nothing for
@@ -255,10 +287,12 @@ sub extract {
 }
 
 # One SubBytes+ShiftRows pass: $lookup->(INDEX_REG, b) adds byte b's
-# contribution to esi.  The first three outputs go to their scratch slots,
-# the last stays in esi; returns the last one's column.
+# contribution to esi.  The first three outputs go to their scratch slots
+# (or $keep->(j) moves column j out of esi), the last stays in esi;
+# returns the last one's column.
 sub byte_round {
-    my ($dir, $lookup) = @_;
+    my ($dir, $lookup, $keep) = @_;
+    $keep //= sub { &mov(scratch($SLOT{t} + 4 * $_[0]), "esi") };
     my $plan = round_plan($dir);
     my @order = @{ $plan->{order} };
     @rot = (0) x 4;
@@ -268,7 +302,7 @@ sub byte_round {
             my $i = ($j + $dir * $b) & 3;
             $lookup->(extract($i, $b, $plan->{rot}{$i}[$k], $k == 3), $b);
         }
-        &mov(scratch($SLOT{t} + 4 * $j), "esi") if $k < 3;
+        $keep->($j) if $k < 3;
     }
     return $order[3];
 }
@@ -399,18 +433,28 @@ $BODY{compact} = sub {
     if ($dir < 0) { inv_pre_int($_) for @S }
     mix_int($_) for @S;
 };
+# Each column goes from esi straight into an MMX register (movd; paired
+# with punpckldq) and back with movd and psrlq.  Through memory, a 64-bit
+# load of two words just stored separately cannot be forwarded from the
+# stores and waits for them to reach the cache: natively (bench/x86mca.pl)
+# that path took 25.5 c/B for AES-128 encryption and 48.9 for CBC
+# decryption, against 18.0 and 22.6 this way.
+my @MMX_OF = qw(mm0 mm2 mm1 mm3);   # column j's register before pairing
 $BODY{sse} = sub {
     my ($dir) = @_;
-    my $last = byte_round($dir, s_lookup(0));
-    &mov(scratch($SLOT{t} + 4 * $last), "esi");
-    &movq("mm0", scratch($SLOT{t}));
-    &movq("mm1", scratch($SLOT{t} + 8));
+    my $last = byte_round($dir, s_lookup(0), sub { &movd($MMX_OF[$_[0]], "esi") });
+    &movd($MMX_OF[$last], "esi");
+    &punpckldq("mm0", "mm2");
+    &punpckldq("mm1", "mm3");
     if ($dir < 0) { inv_pre_mmx("mm0", "mm2", "mm3"); inv_pre_mmx("mm1", "mm4", "mm5") }
     mix_mmx("mm0", "mm2", "mm3");
     mix_mmx("mm1", "mm4", "mm5");
-    &movq(scratch($SLOT{t}), "mm0");
-    &movq(scratch($SLOT{t} + 8), "mm1");
-    &mov($S[$_], scratch($SLOT{t} + 4 * $_)) for 0 .. 3;
+    for my $h (0, 1) {
+        my $x = "mm$h";
+        &movd($S[2 * $h], $x);
+        &psrlq($x, 32);
+        &movd($S[2 * $h + 1], $x);
+    }
 };
 
 sub add_round_key {
