@@ -10,7 +10,10 @@
 #   build/test/aes586/aes586_diff64   aes586_diff against the 64-bit archive
 #
 # Variants: small/unrolled (-DAES586_small_footprint=1/0) x PIC, non-PIC, and
-# the 386 build (no MMX/SSE).  Built only when gcc -m32 works (gcc-multilib).
+# the 386 build (no MMX/SSE); and the code of the other flavours, which
+# cannot run here as Mach-O or Win32 programs, retargeted to ELF with every
+# instruction kept (test/aes586/flavour_to_elf.pl).  Built only when gcc -m32
+# works (gcc-multilib).
 
 AES586_PL    := crypto/aes/asm/aes-586.pl crypto/aes/AesMath.pm
 M32          := $(BUILD)/m32
@@ -25,8 +28,15 @@ AES586_FLAGS_small-nopic    :=
 AES586_FLAGS_unrolled-nopic := -DAES586_small_footprint=0
 AES586_FLAGS_small-386      := -fPIC 386
 AES586_FLAGS_unrolled-386   := -fPIC -DAES586_small_footprint=0 386
-# Non-PIC code is linked into a non-PIE program (no text relocations).
-aes586_ldflags = $(if $(findstring nopic,$(1)),-no-pie)
+AES586_RETARGETED := small-macosx unrolled-macosx small-coff unrolled-win32n
+AES586_VARIANTS   += $(AES586_RETARGETED)
+AES586_FLAGS_small-macosx    := -fPIC
+AES586_FLAGS_unrolled-macosx := -fPIC -DAES586_small_footprint=0
+AES586_FLAGS_small-coff      :=
+AES586_FLAGS_unrolled-win32n := -DAES586_small_footprint=0
+# Non-PIC code (Win32's included) is linked into a non-PIE program (no text
+# relocations).
+aes586_ldflags = $(if $(filter %nopic %coff %win32n,$(1)),-no-pie)
 
 # The C library without the 64-bit assembly glue, with the C SHA-1 and the
 # table C core (the differential reference, as aes_c_*).
@@ -46,6 +56,20 @@ $(M32)/gen/aes-586-%.s: $(AES586_PL) $(PERLASM_X86)
 	$(PERL) $< elf $(AES586_FLAGS_$*) $@
 $(M32)/gen/aes-586-%.o: $(M32)/gen/aes-586-%.s
 	as --32 --fatal-warnings -o $@ $<
+# The other flavours, retargeted to ELF (GNU as, or nasm for win32n).
+AES586_RETARGET := test/aes586/flavour_to_elf.pl
+define AES586_RETARGET_RULE
+$(M32)/gen/aes-586-%-$(1).$(2): $(AES586_PL) $(PERLASM_X86) $(AES586_RETARGET)
+	@mkdir -p $$(@D)
+	$(PERL) $$< $(1) $$(AES586_FLAGS_$$*-$(1)) $$@.in
+	$(PERL) $(AES586_RETARGET) $(1) $$@.in > $$@.tmp && mv $$@.tmp $$@ && rm -f $$@.in
+endef
+$(eval $(call AES586_RETARGET_RULE,macosx,s))
+$(eval $(call AES586_RETARGET_RULE,coff,s))
+$(eval $(call AES586_RETARGET_RULE,win32n,asm))
+$(M32)/gen/aes-586-%-win32n.o: $(M32)/gen/aes-586-%-win32n.asm
+	nasm -f elf32 -Wall -Werror -o $@ $<
+.PRECIOUS: $(M32)/gen/aes-586-%.asm
 .PRECIOUS: $(M32)/gen/aes-586-%.s $(M32)/gen/aes-586-%.o $(M32)/obj/%.o
 
 $(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o

@@ -7,9 +7,14 @@
 #    workload against aes_core.c built -m32 (aes586_diff: keys, lengths with
 #    partial blocks, offsets, in place), with the SSE bit forced off too;
 #    every length 0..1024 (every_length);
+#  - the code the macosx, coff and win32n flavours emit, retargeted to ELF
+#    with every instruction kept (test/aes586/flavour_to_elf.pl; Mach-O and
+#    Win32 programs cannot run here): every AES vector file through both
+#    paths, and random cases with SSE forced off;
 #  - the run-time choice follows the SSE bit of OPENSSL_ia32cap_P: the code
 #    qemu translates (-d in_asm) holds the SSE path's pshufw by default and
-#    with only MMX and SSE set, and none with the bit forced off;
+#    with only MMX and SSE set, and none with the bit forced off; so too
+#    through Mach-O's non-lazy pointer and Win32's absolute address;
 #  - a digest over a large random workload equals the 64-bit build's;
 #  - ELF: the 386 objects hold no MMX/SSE instruction; every function has
 #    an FDE and the switched frames describe the CFA by a DWARF expression;
@@ -44,6 +49,8 @@ my %VARIANT = (
     'unrolled-386'   => [ '-fPIC', '-DAES586_small_footprint=0', '386' ],
 );
 my @VARIANTS = sort keys %VARIANT;
+# Flavours other than ELF, retargeted (test/aes586/aes586.mk).
+my @RETARGETED = qw(small-macosx unrolled-macosx small-coff unrolled-win32n);
 # The SSE bit (word 0 bit 25) cleared, words 2-3 kept.
 my $NO_SSE = '~0x2000000:~0';
 
@@ -84,21 +91,46 @@ if (!$qemu || !$built) {
                   { OPENSSL_ia32cap => undef }, $qemu, "$m32/$v/every_length");
     }
 
+    # The other flavours' code: Mach-O's PIC through non-lazy pointers,
+    # Win32's absolute addressing, nasm's encoding.
+    for my $v (@RETARGETED) {
+        my $bin = "$m32/$v";
+        run_child("$v (retargeted to ELF): every AES vector file through the full T-tables (x86_full)",
+                  { OPENSSL_ia32cap => undef }, $qemu, "$bin/kat_aes", '--impl', 'x86_full');
+        run_child("$v (retargeted to ELF): every AES vector file through AES_* and the dispatcher (x86, MMX/SSE)",
+                  { OPENSSL_ia32cap => undef }, $qemu, "$bin/kat_aes", '--impl', 'x86', '--expect-dispatch');
+        run_child("$v (retargeted to ELF): 150 random cases against aes_core.c -m32, SSE forced off ($NO_SSE)",
+                  { OPENSSL_ia32cap => $NO_SSE }, $qemu, "$bin/aes586_diff", 150);
+    }
+
+    # The retargeting refuses what it does not know, and writes nothing.
+    {
+        my $in = "$dir/unknown.s";
+        open(my $fh, '>', $in) or die "$in: $!\n";
+        print $fh "\t.text\n\t.zerofill __DATA,__bss,_x,4\n";
+        close $fh;
+        my ($st, $out) = capture($^X, "$root/test/aes586/flavour_to_elf.pl", 'macosx', $in);
+        result($st != 0 && $out =~ /unknown\.s:2: no ELF translation for: \t\.zerofill/ && $out !~ /\.text/,
+               'flavour_to_elf.pl: an unknown directive is an error at its line, with no output')
+            or print "#   exit $st: $out\n";
+    }
+
     # Run-time choice, seen in the code qemu translates (-d in_asm): the
     # SSE path's pshufw runs with the SSE bit, and never without it.
     my $ONLY_SSE = '0x2800000:0';    # MMX and SSE only, every other bit clear
-    for my $run ([undef, 1], [$ONLY_SSE, 1], [$NO_SSE, 0]) {
-        my ($mask, $want) = @$run;
-        my $log = "$dir/in_asm." . ($mask // 'default');
+    for my $run (['small', undef, 1], ['small', $ONLY_SSE, 1], ['small', $NO_SSE, 0],
+                 map { ([$_, undef, 1], [$_, $NO_SSE, 0]) } qw(small-macosx small-coff)) {
+        my ($v, $mask, $want) = @$run;
+        my $log = "$dir/in_asm.$v." . ($mask // 'default');
         local %ENV = %ENV;
         if (defined $mask) { $ENV{OPENSSL_ia32cap} = $mask } else { delete $ENV{OPENSSL_ia32cap} }
-        my ($st, $out) = capture($qemu, '-d', 'in_asm', '-D', $log, "$m32/small/aes586_diff", 3);
+        my ($st, $out) = capture($qemu, '-d', 'in_asm', '-D', $log, "$m32/$v/aes586_diff", 3);
         my $n = () = (slurp($log) // '') =~ /\bpshufw\b/g;
         my $passed = $out !~ /^not ok/m;
         result($st == 0 && $passed && ($want ? $n > 0 : $n == 0) && -s $log,
-               'run-time choice: ' . ($want ? 'the SSE path runs ' . (defined $mask ? "with $mask" : 'by default')
-                                              . ", 3 cases pass (pshufw translated $n times)"
-                                            : "with $NO_SSE no pshufw is ever translated ($n), 3 cases pass"))
+               "run-time choice ($v): " . ($want ? 'the SSE path runs ' . (defined $mask ? "with $mask" : 'by default')
+                                                 . ", 3 cases pass (pshufw translated $n times)"
+                                               : "with $NO_SSE no pshufw is ever translated ($n), 3 cases pass"))
             or print "#   exit $st\n";
     }
 

@@ -7,7 +7,8 @@
 #  - every exported function of the x86asm corpus, -fPIC and not, through
 #    both, and the list of functions checked equals the object's exports;
 #  - every global function of every aes-586 variant (small_footprint and
-#    unrolled; -fPIC, non-PIC and 386), its results equal to aes_core.c's,
+#    unrolled; -fPIC, non-PIC and 386; the macosx flavour's code retargeted
+#    to ELF), its results equal to aes_core.c's,
 #    with the compact path's MMX/SSE code and, SSE masked off through
 #    OPENSSL_ia32cap, its integer code; the list equals the object's globals;
 #    and in the variants stepped at every key size, every instruction of
@@ -101,7 +102,9 @@ sub every_instruction {
 }
 
 # aes-586: the pairs of variants differ in rounds (small_footprint, unrolled)
-# and in addressing (-fPIC or not; 386 has no MMX/SSE).  Every call is
+# and in addressing (-fPIC or not; 386 has no MMX/SSE; the macosx flavour's
+# code, retargeted to ELF, reaches its data through non-lazy pointers, and
+# its CFI is the one a Mach-O object would carry).  Every call is
 # checked everywhere; single-stepping, slow under qemu, covers every key
 # size where the rounds differ (and then every instruction must have been
 # stepped), and AES-128 only where just the addressing differs.
@@ -109,9 +112,10 @@ my $NO_SSE = '~0x2000000:~0';       # word 0 bit 25 (SSE) off, words 2-3 kept
 if (!-e "$root/crypto/aes/asm/aes-586.pl") {
     result(1, 'aes-586 through both checkers', 'SKIP crypto/aes/asm/aes-586.pl not in this tree');
 } else {
-    for my $v (qw(small unrolled small-nopic unrolled-nopic small-386 unrolled-386)) {
+    for my $v (qw(small unrolled small-nopic unrolled-nopic small-386 unrolled-386
+                  small-macosx unrolled-macosx)) {
         my ($prog, $obj) = ("$bin/aes586_abi_$v", "$build/m32/gen/aes-586-$v.o");
-        my $full = $v !~ /nopic/;
+        my $full = $v !~ /nopic|macosx/;
         my @cover = map { "$tmp/$v.$_" } 1, 2;
         my @step = $full ? ('--dispatch') : ('--aes128-only');
         under_qemu("aes-586 $v: every function through both checkers", {}, $prog, @step,
