@@ -39,9 +39,13 @@ $(BUILD)/test/abi32/corpus_abi_pic: $(A32)/corpus_abi.o $(X86A)/corpus.elf.o $(A
 $(BUILD)/test/abi32/corpus_abi_nopic: $(A32)/corpus_abi.o $(A32)/corpus.nopic.o $(A32_CHECKER)
 	@mkdir -p $(@D)
 	$(A32_LINK) -o $@ $^
+# The macosx flavour's corpus code, retargeted to ELF (x86asm.mk).
+$(BUILD)/test/abi32/corpus_abi_macosx: $(A32)/corpus_abi.o $(X86A)/corpus.macosx-elf.o $(A32_CHECKER)
+	@mkdir -p $(@D)
+	$(A32_LINK) -o $@ $^
 
 ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
-tests: $(addprefix $(BUILD)/test/abi32/,selftest_cdecl corpus_abi_pic corpus_abi_nopic)
+tests: $(addprefix $(BUILD)/test/abi32/,selftest_cdecl corpus_abi_pic corpus_abi_nopic corpus_abi_macosx)
 # The layer probe's module is generated and linked by 82-x86-abi.t itself.
 tests: $(A32)/layer_probe.o $(A32_CHECKER)
 endif

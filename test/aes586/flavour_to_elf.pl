@@ -72,7 +72,7 @@ for my $l (@lines) {
         $after_indirect = 1;
         next;
     }
-    if (/^\s*\.(\w+)/ && $1 !~ /^(?:text|globl|p2align|byte|long|cfi_\w+)$/) { $bad->($_) }
+    if (/^\s*\.(\w+)/ && $1 !~ /^(?:text|globl|p2align|byte|short|long|cfi_\w+)$/) { $bad->($_) }
     push @out, $_;
 }
 push @out, $flavour eq 'win32n' ? "section .note.GNU-stack noalloc noexec nowrite progbits\n"

@@ -1,6 +1,8 @@
 #!/usr/bin/perl
 # perlasm/x86asm.pl, the 32-bit layer, on test/x86asm/corpus.pl:
-#  - the ELF build (gcc -m32, from `make tests`) runs under qemu-i386;
+#  - the ELF build (gcc -m32, from `make tests`) runs under qemu-i386, and
+#    so does the code of the macosx, coff and win32n flavours, retargeted to
+#    ELF with every instruction kept (test/aes586/flavour_to_elf.pl);
 #  - the Win32 programs (coff and win32n flavours) are linked i386 PE files;
 #  - disassembly: coff and win32n objects equal a non-PIC ELF build, macosx
 #    equals the -fPIC ELF build, but for relocations and symbol decoration;
@@ -36,6 +38,19 @@ if (!have('qemu-i386')) {
     result(1, 'corpus_elf under qemu-i386', 'SKIP not built: gcc -m32 missing (gcc-multilib)');
 } else {
     run_child('corpus_elf (32-bit ELF) under qemu-i386', {}, which('qemu-i386'), $elf_bin);
+}
+# The other flavours' code, retargeted to ELF (test/aes586/flavour_to_elf.pl).
+for my $fl (qw(macosx coff win32n)) {
+    my $bin = "$build/test/x86asm/corpus_$fl-elf";
+    my $desc = "$fl code retargeted to ELF (corpus_$fl-elf) under qemu-i386";
+    if (!have('qemu-i386')) {
+        result(1, $desc, 'SKIP qemu-i386 not installed (qemu-user)');
+    } elsif (!-x $bin) {
+        result(1, $desc, 'SKIP not built: ' . ($fl eq 'win32n' && !have('nasm') ? 'nasm' : 'gcc -m32 (gcc-multilib)')
+                         . ' missing');
+    } else {
+        run_child($desc, {}, which('qemu-i386'), $bin);
+    }
 }
 
 # --- the Win32 programs link ---------------------------------------------------

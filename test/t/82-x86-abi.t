@@ -4,8 +4,9 @@
 #  - their self-test: well-behaved functions pass; one deliberate violation
 #    per cdecl rule (ebx, esi, edi, ebp, DF, esp, emms, x87 control word,
 #    MXCSR) and wrong CFI are each caught, at the exact instruction;
-#  - every exported function of the x86asm corpus, -fPIC and not, through
-#    both, and the list of functions checked equals the object's exports;
+#  - every exported function of the x86asm corpus, -fPIC and not and the
+#    macosx flavour's code retargeted to ELF, through both, and the list
+#    of functions checked equals the object's exports;
 #  - every global function of every aes-586 variant (small_footprint and
 #    unrolled; -fPIC, non-PIC and 386; the macosx flavour's code retargeted
 #    to ELF), its results equal to aes_core.c's,
@@ -59,8 +60,9 @@ sub same_functions {
 under_qemu('32-bit ABI and CFI checker self-test', {}, "$bin/selftest_cdecl");
 
 my $tmp = tempdir(CLEANUP => 1);
-my %corpus = (pic => "$build/x86asm/corpus.elf.o", nopic => "$build/abi32/corpus.nopic.o");
-for my $v (qw(pic nopic)) {
+my %corpus = (pic => "$build/x86asm/corpus.elf.o", nopic => "$build/abi32/corpus.nopic.o",
+              macosx => "$build/x86asm/corpus.macosx-elf.o");
+for my $v (qw(pic nopic macosx)) {
     my $prog = "$bin/corpus_abi_$v";
     under_qemu("x86asm corpus ($v): every function through both checkers", {}, $prog,
                '--coverage', "$tmp/corpus.$v");

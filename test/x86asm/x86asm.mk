@@ -43,11 +43,31 @@ $(BUILD)/test/x86asm/corpus_%.exe: test/x86asm/corpus_main.c $(X86A)/corpus.%.o
 	@mkdir -p $(@D)
 	$(MINGW32_CC) $(WARN) -O2 -o $@ $^
 
+# The macosx, coff and win32n code retargeted to ELF with every instruction
+# kept (test/aes586/flavour_to_elf.pl), linked as 32-bit Linux programs:
+# corpus_FLAVOUR-elf, run under qemu-i386 (Mach-O and Win32 cannot run here).
+X86_RETARGET := test/aes586/flavour_to_elf.pl
+$(X86A)/corpus.%-elf.s: $(X86A)/corpus.%.s $(X86_RETARGET)
+	$(PERL) $(X86_RETARGET) $* $< > $@.tmp && mv $@.tmp $@
+$(X86A)/corpus.win32n-elf.asm: $(X86A)/corpus.win32n.asm $(X86_RETARGET)
+	$(PERL) $(X86_RETARGET) win32n $< > $@.tmp && mv $@.tmp $@
+$(X86A)/corpus.%-elf.o: $(X86A)/corpus.%-elf.s
+	as --32 --fatal-warnings -o $@ $<
+$(X86A)/corpus.win32n-elf.o: $(X86A)/corpus.win32n-elf.asm
+	$(NASM) -f elf32 -Wall -Werror -o $@ $<
+$(BUILD)/test/x86asm/corpus_%-elf: test/x86asm/corpus_main.c $(X86A)/corpus.%-elf.o
+	@mkdir -p $(@D)
+	$(CC32) $(WARN) -O2 -no-pie -o $@ $^
+
 # gcc -m32 needs the 32-bit libgcc and C headers (gcc-multilib): probe by
 # compiling, since libgcc alone can be present without the headers.
 HAVE_CC32 := $(shell printf '\043include <stdint.h>\nint main(void){return 0;}\n' | $(CC32) -x c -o /dev/null - 2>/dev/null && echo yes)
 ifeq ($(HAVE_CC32),yes)
-tests: $(BUILD)/test/x86asm/corpus_elf
+tests: $(BUILD)/test/x86asm/corpus_elf $(BUILD)/test/x86asm/corpus_macosx-elf \
+       $(BUILD)/test/x86asm/corpus_coff-elf
+ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+tests: $(BUILD)/test/x86asm/corpus_win32n-elf
+endif
 endif
 ifneq ($(shell command -v clang 2>/dev/null),)
 tests: $(X86A)/corpus.macosx.o
