@@ -79,10 +79,9 @@ sub source {
           . "\t.p2align 6\n.Lcall:\n";
     $s .= sprintf("\tmovl %d(%%r12),%%r8d\n\tmovl %%r8d,%d(%%r14)\n", 4 * $_, 4 + 4 * $_) for 0 .. $nargs - 1;
     $s .= "\tmovl \$0,(%r14)\n\tmov %r14,%rsp\n";
-    my $n = 0;
-    for my $i (@$insns) {
-        next if defined $a{drop} && $n == $a{drop} && ++$n;
-        $s .= rewrite($i->[0], $i->[1], $n++);
+    for my $n (0 .. $#$insns) {
+        next if defined $a{drop} && $n == $a{drop};
+        $s .= rewrite(@{ $insns->[$n] }, $n);
     }
     $s .= "\tdec %r13\n\tjnz .Lcall\n.Ldone:\n\tmov %r15,%rsp\n"
         . "\tpop %r15\n\tpop %r14\n\tpop %r13\n\tpop %r12\n\tpop %rbp\n\tpop %rbx\n\tret\n"
