@@ -28,6 +28,7 @@ for my $arg (@ARGV) {
 my @rows = (
     [ 'full rounds, encrypt',         '_aes586_encrypt_full' ],
     [ 'full rounds, decrypt',         '_aes586_decrypt_full' ],
+    [ 'full rounds, two-block decrypt', '_aes586_decrypt2_full' ],
     [ 'compact integer, encrypt',     '_aes586_encrypt_compact' ],
     [ 'compact integer, decrypt',     '_aes586_decrypt_compact' ],
     [ 'compact MMX/SSE, encrypt',     '_aes586_encrypt_sse' ],
@@ -40,7 +41,8 @@ my @rows = (
     [ 'tables (.rodata)',             '.rodata' ],
 );
 my %path = (
-    'full path (CBC, both ways)'    => [ qw(_aes586_encrypt_full _aes586_decrypt_full aes586_cbc_encrypt_full) ],
+    'full path (CBC, both ways)'    => [ qw(_aes586_encrypt_full _aes586_decrypt_full _aes586_decrypt2_full
+                                            aes586_cbc_encrypt_full) ],
     'compact path (blocks and CBC)' => [ qw(_aes586_encrypt_compact _aes586_decrypt_compact _aes586_encrypt_sse
                                             _aes586_decrypt_sse AES_encrypt AES_decrypt aes586_cbc_encrypt_compact) ],
 );

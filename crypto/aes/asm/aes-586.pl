@@ -156,6 +156,10 @@ for (@ARGV) {
     $OPT{$1} = $2 // 1;
 }
 $OPT{ror_weight} //= $OPT{small_footprint} ? 1 : 3;
+# The weight the round being generated is planned with: the two-block
+# rounds use 1 (measured natively: unrolled CBC decryption 7.28 c/B with
+# 1, 7.64 with 3; the one-block rounds are the other way round).
+our $ror_weight = $OPT{ror_weight};
 
 our $x86only;
 # "386" may stand before or after OUTPUT.
@@ -180,14 +184,19 @@ my @H = qw(ah bh ch dh);
 # key pointer), KEND (last loop key).  Private functions see the frame at
 # esp+4 (above their return address).
 my %SLOT = (t => 0, kp => 16, kend => 20);
+# The two-block round function's: block A's and block B's state, KP, KEND.
+my %SLOT2 = (a => 0, b => 16, kp => 32, kend => 36);
 sub scratch { my ($off) = @_; return &DWP(4 + $off, "esp") }
 
 # The CBC entry points' frame (offsets from the switched esp): the block
-# scratch, then the arguments kept, the saved esp, a block and the CBC
-# chaining value.  The one-block entries use its first 28 bytes only.
-my $FRAME = 96;
-my %F = (sse => 24, spare => 28, in => 32, out => 36, len => 40, key => 44, ivec => 48,
-         saved => 52, block => 64, chain => 80);
+# scratch (24 bytes, 40 for the two-block decryption), then the arguments
+# kept, the saved esp, a block, the CBC chaining value and the two
+# ciphertext blocks of two-block decryption.  The SSE flag, read only on
+# the compact path, shares the two-block scratch, used only on the full
+# path.  The one-block entries use the first 28 bytes only.
+my $FRAME = 160;
+my %F = (sse => 24, spare => 44, in => 48, out => 52, len => 56, key => 60, ivec => 64,
+         saved => 68, block => 80, chain => 96, c1 => 112, c2 => 128);
 
 # ----------------------------------------------------- byte-wise rounds
 # A round reads byte b of source word i = j + dir*b for output word j
@@ -219,7 +228,7 @@ sub plan_register {
             for my $d (0 .. 3) {
                 next if $d && !$OPT{movzbl};
                 my $nr = ($r + $d) & 3;
-                my $c = $best{$r}[0] + ($d ? $OPT{ror_weight} : 0) + extract_cost(($b[$k] - $nr) & 3, $k == $#b);
+                my $c = $best{$r}[0] + ($d ? $ror_weight : 0) + extract_cost(($b[$k] - $nr) & 3, $k == $#b);
                 $next{$nr} = [$c, [ @{ $best{$r}[1] }, $d ]] if !$next{$nr} || $c < $next{$nr}[0];
             }
         }
@@ -239,7 +248,7 @@ sub permutations {
 my %PLAN;
 sub round_plan {
     my ($dir) = @_;
-    return $PLAN{$dir} //= do {
+    return $PLAN{"$dir $ror_weight"} //= do {
         my $best;
         for my $order (permutations(0 .. 3)) {
             my ($cost, %rot) = (0);
@@ -533,6 +542,76 @@ for my $dir (1, -1) {
     block_function($dir, $_) for 'full', 'compact', ($x86only ? () : 'sse');
 }
 
+# Two blocks through the T-tables at once, for CBC decryption, where the
+# blocks are independent: their rounds alternate, so one block's lookups
+# run while the other's wait on their latency (one block at a time waits
+# on every round; measured natively, bench/x86mca.pl).  Each block's state
+# stays in its slot between its rounds: a block-round reloads it, adds the
+# round key and stores its four outputs back, one store and one reload
+# more than the one-block round.  In: the blocks in slots a and b, key in
+# edi, table in ebp; out: the results in the slots.
+sub block2_round {
+    my ($dir, $lookup, $slot, $koff) = @_;
+    &mov("edi", scratch($SLOT2{kp}));
+    &mov($S[$_], scratch($slot + 4 * $_)) for 0 .. 3;
+    &xor($S[$_], &DWP($koff + 4 * $_, "edi")) for 0 .. 3;
+    my $last = byte_round($dir, $lookup, sub { &mov(scratch($slot + 4 * $_[0]), "esi") });
+    &mov(scratch($slot + 4 * $last), "esi");
+}
+
+sub block2_function {
+    my ($dir) = @_;
+    my $name = "_aes586_" . ($dir > 0 ? "encrypt" : "decrypt") . "2_full";
+    my $both = sub { my ($lookup, $koff) = @_; block2_round($dir, $lookup, $SLOT2{$_}, $koff) for 'a', 'b' };
+    my $koff_final;                     # K_Nr from kp after the last round
+    local $ror_weight = 1;
+    &function_begin_B($name);
+    if ($OPT{small_footprint}) {
+        # K_r is added at the start of round r+1: kp runs from K_0 to K_{Nr-1}
+        &mov(scratch($SLOT2{kp}), "edi");
+        &mov("esi", &DWP(240, "edi"));
+        &shl("esi", 4);
+        &lea("esi", &DWP(-16, "edi", "esi"));
+        &mov(scratch($SLOT2{kend}), "esi");
+        &set_label("round", 16);
+        $both->(\&t_lookup, 0);
+        &mov("edi", scratch($SLOT2{kp}));
+        &add("edi", 16);
+        &mov(scratch($SLOT2{kp}), "edi");
+        &cmp("edi", scratch($SLOT2{kend}));
+        &jne(&label("round"));
+        $both->(row_lookup($dir), 0);
+        $koff_final = 16;
+    } else {
+        # as all_rounds: written out for 14 rounds, entered at round 15-Nr
+        &mov("esi", &DWP(240, "edi"));
+        &shl("esi", 4);
+        &lea("edi", &DWP(-224, "edi", "esi"));
+        &mov(scratch($SLOT2{kp}), "edi");
+        &cmp("esi", 160);
+        &je(&label("from5"));
+        &cmp("esi", 192);
+        &je(&label("from3"));
+        for my $k (1 .. 13) {
+            &set_label("from$k", 16) if $k == 3 || $k == 5;
+            $both->(\&t_lookup, 16 * ($k - 1));
+        }
+        $both->(row_lookup($dir), 16 * 13);
+        $koff_final = 16 * 14;
+    }
+    &mov("edi", scratch($SLOT2{kp}));
+    for my $slot (@SLOT2{'a', 'b'}) {
+        for (0 .. 3) {
+            &mov("eax", scratch($slot + 4 * $_));
+            &xor("eax", &DWP($koff_final + 4 * $_, "edi"));
+            &mov(scratch($slot + 4 * $_), "eax");
+        }
+    }
+    &ret();
+    &function_end_B($name);
+}
+block2_function(-1);
+
 # ------------------------------------------------------ entry points
 # The table for a direction and path into ebp.
 sub table_into_ebp {
@@ -673,6 +752,35 @@ sub cbc_function {
     &mov("esi", &DWP($F{ivec}, "esp"));
     load_state("esi");
     store_state("esp", $F{chain});
+    if ($path eq 'full') {
+        # two blocks at a time while 32 bytes are left: C1 and C2 are kept
+        # in the frame (out may be in), P1 = D(C1) ^ chain, P2 = D(C2) ^ C1
+        &cmp(&DWP($F{len}, "esp"), 32);
+        &jb(&label("dec_loop"));
+        &set_label("dec2_loop", 16);
+        &mov("esi", &DWP($F{in}, "esp"));
+        for my $h (0, 1) {
+            load_state("esi", 16 * $h);
+            store_state("esp", $F{ $h ? 'c2' : 'c1' });
+            store_state("esp", $SLOT2{ $h ? 'b' : 'a' });
+        }
+        &mov("edi", &DWP($F{key}, "esp"));
+        &call("_aes586_decrypt2_full");
+        &mov("edi", &DWP($F{out}, "esp"));
+        for my $h (0, 1) {
+            load_state("esp", $SLOT2{ $h ? 'b' : 'a' });
+            &xor($S[$_], &DWP($F{ $h ? 'c1' : 'chain' } + 4 * $_, "esp")) for 0 .. 3;
+            store_state("edi", 16 * $h);
+        }
+        load_state("esp", $F{c2});
+        store_state("esp", $F{chain});
+        &add(&DWP($F{in}, "esp"), 32);
+        &add(&DWP($F{out}, "esp"), 32);
+        &sub(&DWP($F{len}, "esp"), 32);
+        &jz(&label("dec_end"));
+        &cmp(&DWP($F{len}, "esp"), 32);
+        &jae(&label("dec2_loop"));
+    }
     &set_label("dec_loop", 16);
     &mov("esi", &DWP($F{in}, "esp"));
     load_state("esi");
