@@ -471,39 +471,57 @@ sub add_round_key {
     &xor($S[$_], &DWP($off + 4 * $_, "edi")) for 0 .. 3;
 }
 
+# The round loop's key pointer in slot $kp, from the key (in edi) to its
+# round key Nr-1, whose address goes to slot $kend.
+sub loop_bounds {
+    my ($kp, $kend) = @_;
+    &mov(scratch($kp), "edi");
+    &mov("esi", &DWP(240, "edi"));
+    &shl("esi", 4);
+    &lea("esi", &DWP(-16, "edi", "esi"));
+    &mov(scratch($kend), "esi");
+}
+# The next round key into edi (and slot $kp).
+sub next_round_key {
+    my ($kp) = @_;
+    &mov("edi", scratch($kp));
+    &add("edi", 16);
+    &mov(scratch($kp), "edi");
+}
+sub loop_until_kend { my ($kend) = @_; &cmp("edi", scratch($kend)); &jne(&label("round")) }
+
+# Unrolled rounds are written out for 14 rounds; with Nr rounds the key
+# pointer (slot $kp) is moved back by 16*(14-Nr) and the sequence entered
+# at round 15-Nr (labels from3, from5).
+sub unrolled_entry {
+    my ($kp) = @_;
+    &mov("esi", &DWP(240, "edi"));
+    &shl("esi", 4);
+    &lea("edi", &DWP(-224, "edi", "esi"));
+    &mov(scratch($kp), "edi");
+    &cmp("esi", 160);
+    &je(&label("from5"));
+    &cmp("esi", 192);
+    &je(&label("from3"));
+}
+
 # Rounds 1..Nr-1 by $body, then the last by $last, with the round keys.
 sub all_rounds {
     my ($body, $last) = @_;
     add_round_key(0);
     if ($OPT{small_footprint}) {
-        &mov(scratch($SLOT{kp}), "edi");
-        &mov("esi", &DWP(240, "edi"));
-        &shl("esi", 4);
-        &lea("esi", &DWP(-16, "edi", "esi"));
-        &mov(scratch($SLOT{kend}), "esi");
+        loop_bounds($SLOT{kp}, $SLOT{kend});
         &set_label("round", 16);
         $body->();
-        &mov("edi", scratch($SLOT{kp}));
-        &add("edi", 16);
+        next_round_key($SLOT{kp});
         add_round_key(0);
-        &mov(scratch($SLOT{kp}), "edi");
-        &cmp("edi", scratch($SLOT{kend}));
-        &jne(&label("round"));
+        loop_until_kend($SLOT{kend});
         $last->();
         &mov("edi", scratch($SLOT{kp}));
         add_round_key(16);
         return;
     }
-    # Written out for 14 rounds; with Nr rounds the key pointer is moved
-    # back by 16*(14-Nr) and the sequence entered at round 15-Nr.
-    &mov("esi", &DWP(240, "edi"));
-    &shl("esi", 4);
-    &lea("edi", &DWP(-224, "edi", "esi"));
-    &mov(scratch($SLOT{kp}), "edi");
-    &cmp("esi", 160);
-    &je(&label("from5"));
-    &cmp("esi", 192);
-    &je(&label("from3"));
+    unrolled_entry($SLOT{kp});
     for my $k (1 .. 13) {
         &set_label("from$k", 16) if $k == 3 || $k == 5;
         $body->();
@@ -568,30 +586,15 @@ sub block2_function {
     &function_begin_B($name);
     if ($OPT{small_footprint}) {
         # K_r is added at the start of round r+1: kp runs from K_0 to K_{Nr-1}
-        &mov(scratch($SLOT2{kp}), "edi");
-        &mov("esi", &DWP(240, "edi"));
-        &shl("esi", 4);
-        &lea("esi", &DWP(-16, "edi", "esi"));
-        &mov(scratch($SLOT2{kend}), "esi");
+        loop_bounds($SLOT2{kp}, $SLOT2{kend});
         &set_label("round", 16);
         $both->(\&t_lookup, 0);
-        &mov("edi", scratch($SLOT2{kp}));
-        &add("edi", 16);
-        &mov(scratch($SLOT2{kp}), "edi");
-        &cmp("edi", scratch($SLOT2{kend}));
-        &jne(&label("round"));
+        next_round_key($SLOT2{kp});
+        loop_until_kend($SLOT2{kend});
         $both->(row_lookup($dir), 0);
         $koff_final = 16;
     } else {
-        # as all_rounds: written out for 14 rounds, entered at round 15-Nr
-        &mov("esi", &DWP(240, "edi"));
-        &shl("esi", 4);
-        &lea("edi", &DWP(-224, "edi", "esi"));
-        &mov(scratch($SLOT2{kp}), "edi");
-        &cmp("esi", 160);
-        &je(&label("from5"));
-        &cmp("esi", 192);
-        &je(&label("from3"));
+        unrolled_entry($SLOT2{kp});
         for my $k (1 .. 13) {
             &set_label("from$k", 16) if $k == 3 || $k == 5;
             $both->(\&t_lookup, 16 * ($k - 1));
