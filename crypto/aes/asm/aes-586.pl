@@ -91,21 +91,26 @@
 #
 #                  C       full tables                compact MMX/SSE  integer
 #                          small         unrolled     small            small
-#   AES-128 ECB e  10.38    8.16 (1.27)   7.90 (1.32)  17.98            15.98
-#   AES-128 ECB d   9.22    8.05 (1.15)   7.91 (1.17)  22.66            25.48
-#   AES-128 CBC e  12.66    8.11 (1.56)   7.88 (1.61)  17.56            15.74
-#   AES-128 CBC d  12.23    8.16 (1.50)   8.03 (1.52)  22.56            25.27
-#   AES-256 ECB e  14.03   11.23 (1.25)  10.87 (1.29)  25.36            22.30
-#   AES-256 ECB d  12.39   11.09 (1.12)  10.74 (1.15)  32.49            36.73
-#   AES-256 CBC e  16.58   11.20 (1.48)  10.81 (1.53)  24.91            22.08
-#   AES-256 CBC d  15.79   11.17 (1.41)  10.85 (1.46)  31.96            35.84
+#   AES-128 ECB e  10.38    8.15 (1.27)   7.87 (1.32)  17.66            15.92
+#   AES-128 ECB d   9.22    8.05 (1.14)   7.87 (1.17)  22.56            25.48
+#   AES-128 CBC e  12.59    8.13 (1.55)   7.88 (1.60)  17.44            15.54
+#   AES-128 CBC d  12.27    7.32 (1.68)   7.25 (1.69)  22.51            24.91
+#   AES-256 ECB e  14.02   11.27 (1.24)  10.85 (1.29)  24.74            22.08
+#   AES-256 ECB d  12.38   11.08 (1.12)  10.68 (1.16)  31.96            37.04
+#   AES-256 CBC e  16.45   11.22 (1.47)  10.77 (1.53)  24.69            21.96
+#   AES-256 CBC d  15.92    9.96 (1.60)   9.77 (1.63)  32.11            35.39
+#
+# (CBC decryption on the full path takes two blocks at a time, see
+# block2_function: one block at a time it measured 8.16 and 8.03 for
+# AES-128.)
 #
 # Further from 1.8 than the estimate: this CPU renames memory (a store and
 # a reload at the same %esp offset cost about one cycle, measured), so the
 # spills that the C needs more of than we do cost it little.  Unrolling
-# saves 1-5% for 2376 bytes per direction on the full path (on the compact
-# paths it is within 2% either way, for 4.5-7 KB each; `make bench` prints
-# the sizes).  The compact paths compute MixColumns, so they are slower
+# saves 1-5% on the full path for 2376 bytes per direction and 4863 more
+# for the two-block decryption (on the compact paths it is within 2%
+# either way, for 4.5-7 KB each; `make bench` prints the sizes).  The
+# compact paths compute MixColumns, so they are slower
 # than C's T-tables.  Their MMX MixColumns wins for decryption (11% here)
 # and loses for encryption (12%): moving a column between integer and MMX
 # registers costs about 3.5 cycles each way on Zen 3.
