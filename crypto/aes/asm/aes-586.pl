@@ -107,7 +107,7 @@
 # Further from 1.8 than the estimate: this CPU renames memory (a store and
 # a reload at the same %esp offset cost about one cycle, measured), so the
 # spills that the C needs more of than we do cost it little.  Unrolling
-# saves 1-5% on the full path for 2376 bytes per direction and 4863 more
+# saves 1-5% on the full path for 2376 bytes per direction and 4471 more
 # for the two-block decryption (on the compact paths it is within 2%
 # either way, for 4.5-7 KB each; `make bench` prints the sizes).  The
 # compact paths compute MixColumns, so they are slower
