@@ -111,8 +111,8 @@
 # for the two-block decryption (on the compact paths it is within 2%
 # either way, for 4.5-7 KB each; `make bench` prints the sizes).  The
 # compact paths compute MixColumns, so they are slower
-# than C's T-tables.  Their MMX MixColumns wins for decryption (11% here)
-# and loses for encryption (12%): moving a column between integer and MMX
+# than C's T-tables.  Their MMX MixColumns wins for decryption (13% here)
+# and loses for encryption (11%): moving a column between integer and MMX
 # registers costs about 3.5 cycles each way on Zen 3.
 #
 # Instruction choices (the founding aes-586 thread) on the unrolled full
