@@ -18,7 +18,9 @@
 #   full     four T-tables in one 2 KiB table of 8-byte entries (the
 #            column written twice, so rotation k is the load at byte
 #            offset (4-k) mod 4); each lookup's cache line depends on a
-#            secret byte.  AES_cbc_encrypt from cbc_thresh bytes.
+#            secret byte.  AES_cbc_encrypt from cbc_thresh bytes;
+#            decryption there takes two blocks at a time.  The last round
+#            looks bytes up in tl/itl (see the tables).
 #   compact  lookups in the 256-byte S-box only, every line of it read
 #            before each block, MixColumns computed on packed bytes.  Used
 #            by AES_encrypt, AES_decrypt and short CBC.  When the CPU has
@@ -28,12 +30,13 @@
 #            cache-timing exposure to within-line effects; it is not
 #            constant time.
 #
-# The CBC entry points move esp to a 64-byte aligned frame (one cache line
-# of scratch) with &switch_stack, which keeps the CFI exact while esp is
-# switched; the one-block entries only make room below their pushes.  The rounds are private functions with their own register
-# convention: state in eax, ebx, ecx, edx; the key schedule in edi; the
-# table in ebp; 24 bytes of scratch in the caller's frame above the return
-# address.
+# The CBC entry points move esp to a 64-byte aligned frame with
+# &switch_stack, which keeps the CFI exact while esp is switched; the
+# one-block entries only make room below their pushes.  The rounds are
+# private functions with their own register convention: state in eax,
+# ebx, ecx, edx; the key schedule in edi; the table in ebp; 24 bytes of
+# scratch in the caller's frame above the return address (40 and both
+# blocks' state for the two-block decryption).
 #
 # Hidden, for the tests and the benchmark: aes586_{encrypt,decrypt}_full
 # (one block through the T-tables), aes586_cbc_encrypt_{full,compact}.
@@ -110,10 +113,10 @@
 # saves 1-5% on the full path for 2376 bytes per direction and 4471 more
 # for the two-block decryption (on the compact paths it is within 2%
 # either way, for 4.5-7 KB each; `make bench` prints the sizes).  The
-# compact paths compute MixColumns, so they are slower
-# than C's T-tables.  Their MMX MixColumns wins for decryption (13% here)
-# and loses for encryption (11%): moving a column between integer and MMX
-# registers costs about 3.5 cycles each way on Zen 3.
+# compact paths compute MixColumns, so they are slower than C's T-tables.
+# Their MMX MixColumns wins for decryption (13% here) and loses for
+# encryption (11%): moving a column between integer and MMX registers
+# costs about 3.5 cycles each way on Zen 3.
 #
 # Instruction choices (the founding aes-586 thread) on the unrolled full
 # path, AES-128, measured natively as above (make bench-x86mca: rows
