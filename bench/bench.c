@@ -400,18 +400,18 @@ static void ossl_setup(struct job *j, struct ossl_cipher *oc,
             memcpy(j->tag, ccm_tag, CCM_TAG);
         }
         if (ossl_ccm_init(occm, bits, m->enc, key, CCM_NONCE, CCM_TAG) != 0)
-            die("OpenSSL CCM: %s", ossl_ccm_error());
+            die("OpenSSL CCM: %s", ossl_error());
         return;
     }
     memcpy(j->iv, iv, 16);
     if (m->ours == op_ocb) {
         static struct ossl_ocb *oo;
         if (oo == NULL && (oo = ossl_ocb_new()) == NULL)
-            die("%s", ossl_ocb_error());
+            die("%s", ossl_error());
         j->op = op_ossl_ocb;
         j->oo = oo;
         if (ossl_ocb_init(oo, bits, m->enc, key, 12, 16) != 0)
-            die("%s", ossl_ocb_error());
+            die("%s", ossl_error());
         return;
     }
     if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0)
@@ -444,9 +444,7 @@ static void verify(const struct bmode *m, const struct casm_aes_impl *impl,
             die("%s %s AES-%d, %zu bytes: call failed", impl->name, m->title,
                 bits, len);
         if (ref.op(&ref) != 0)
-            die("%s %s AES-%d: %s", ref_name, m->title, bits,
-                m->ours == op_ccm ? ossl_ccm_error() :
-                m->ours == op_ocb ? ossl_ocb_error() : ossl_error());
+            die("%s %s AES-%d: %s", ref_name, m->title, bits, ossl_error());
         if (memcmp(buf_out, buf_ref, len) != 0) {
             size_t i = 0;
             while (buf_out[i] == buf_ref[i])
@@ -486,7 +484,7 @@ static void child_aes(const char *impl_name, const char *ossl_label)
     if (oc == NULL)
         die("%s", ossl_error());
     if ((occm = ossl_ccm_new()) == NULL)
-        die("OpenSSL CCM: %s", ossl_ccm_error());
+        die("OpenSSL CCM: %s", ossl_error());
 
     char ossl_path_name[64];
     snprintf(ossl_path_name, sizeof(ossl_path_name), "openssl@%s", ossl_label);

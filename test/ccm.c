@@ -290,7 +290,7 @@ static void diff_openssl(const struct casm_aes_impl *im, int bits, unsigned case
     unsigned bad = 0, long_aad = 0, in_place = 0, big = 0;
 
     if (oe == NULL && ((oe = ossl_ccm_new()) == NULL || (od = ossl_ccm_new()) == NULL)) {
-        tap_ok(0, "OpenSSL CCM context: %s", ossl_ccm_error());
+        tap_ok(0, "OpenSSL CCM context: %s", ossl_error());
         return;
     }
     for (unsigned c = 0; c < cases; c++) {
@@ -322,7 +322,7 @@ static void diff_openssl(const struct casm_aes_impl *im, int bits, unsigned case
         int ours = ccm_seal(&g, nonce, nlen, aad, alen, src, dst, len, tag, tlen);
         if (ossl_ccm_init(oe, bits, 1, key, nlen, tlen) != 0 ||
             ossl_ccm_message(oe, nonce, aad, alen, pt, ref, len, otag) != 0) {
-            tap_diag("case %u: OpenSSL: %s", c, ossl_ccm_error());
+            tap_diag("case %u: OpenSSL: %s", c, ossl_error());
             bad++;
             continue;
         }
@@ -348,7 +348,7 @@ static void diff_openssl(const struct casm_aes_impl *im, int bits, unsigned case
             int rc = ossl_ccm_init(od, bits, 0, key, nlen, tlen) != 0 ? -1
                      : ossl_ccm_message(od, nonce, aad, alen, ref, back, len, tag);
             if (rc != 0)
-                what = rc < 0 ? ossl_ccm_error() : "OpenSSL rejected our tag";
+                what = rc < 0 ? ossl_error() : "OpenSSL rejected our tag";
             else if (memcmp(back, pt, len))
                 what = "OpenSSL's decryption of our ciphertext";
         }

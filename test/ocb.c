@@ -399,7 +399,7 @@ static int check_diff(const struct casm_aes_impl *const *impls, size_t nimpl)
         tap_diag("%s", err);
     struct ossl_ocb *oe = ossl_ocb_new();
     if (!tap_ok(oe != NULL, "OpenSSL AES-OCB context"))
-        return tap_diag("%s", ossl_ocb_error()), 0;
+        return tap_diag("%s", ossl_error()), 0;
 
     const char *e = getenv("OCB_CASES"), *sd = getenv("OCB_SEED"), *one = getenv("OCB_CASE");
     long cases = e ? atol(e) : 20000;
@@ -437,7 +437,7 @@ static int check_diff(const struct casm_aes_impl *const *impls, size_t nimpl)
         if (ossl_ocb_init(oe, bits, 1, key, nlen, tlen) != 0 ||
             ossl_ocb_message(oe, nonce, aad, alen, p, ref, len, tag_ref) != 0) {
             tap_ok(0, "case %ld: OpenSSL AES-%d-OCB encryption", c, bits);
-            tap_diag("%s", ossl_ocb_error());
+            tap_diag("%s", ossl_error());
             ossl_ocb_free(oe);
             return -1;
         }

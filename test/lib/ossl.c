@@ -63,8 +63,7 @@ static char last_error[256];
 static char lib_path[PATH_MAX];
 static char short_version[64];
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
+int ossl_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -83,7 +82,7 @@ static int resolve(void *fp, const char *name)
 {
     void *sym = dlsym(ossl.handle, name);
     if (sym == NULL)
-        return fail("%s: no symbol %s", LIBCRYPTO, name);
+        return ossl_fail("%s: no symbol %s", LIBCRYPTO, name);
     memcpy(fp, &sym, sizeof(sym));
     return 0;
 }
@@ -226,13 +225,13 @@ struct ossl_cipher {
 struct ossl_cipher *ossl_cipher_new(void)
 {
     if (ossl.handle == NULL) {
-        fail("OpenSSL not loaded");
+        ossl_fail("OpenSSL not loaded");
         return NULL;
     }
     struct ossl_cipher *c = calloc(1, sizeof(*c));
     if (c == NULL || (c->ctx = ossl.cipher_ctx_new()) == NULL) {
         free(c);
-        fail("EVP_CIPHER_CTX_new failed");
+        ossl_fail("EVP_CIPHER_CTX_new failed");
         return NULL;
     }
     return c;
@@ -253,16 +252,16 @@ int ossl_cipher_init(struct ossl_cipher *c, const char *mode, int bits,
     for (m = 0; m < 4 && strcmp(mode, mode_names[m]) != 0; m++)
         ;
     if (m == 4)
-        return fail("unknown mode %s", mode);
+        return ossl_fail("unknown mode %s", mode);
     s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
     if (s < 0 || ossl.ciphers[m][s] == NULL)
-        return fail("no AES-%d-%s in OpenSSL", bits, mode);
+        return ossl_fail("no AES-%d-%s in OpenSSL", bits, mode);
     /* ECB takes no IV; passing one anyway is harmless but untidy. */
     if (!ossl.cipher_init(c->ctx, ossl.ciphers[m][s](), NULL, key,
                           m == 0 ? NULL : iv, enc ? 1 : 0))
-        return fail("EVP_CipherInit_ex(AES-%d-%s) failed", bits, mode);
+        return ossl_fail("EVP_CipherInit_ex(AES-%d-%s) failed", bits, mode);
     if (!ossl.set_padding(c->ctx, 0))
-        return fail("EVP_CIPHER_CTX_set_padding failed");
+        return ossl_fail("EVP_CIPHER_CTX_set_padding failed");
     c->mode = m;
     return 0;
 }
@@ -271,7 +270,7 @@ int ossl_cipher_set_iv(struct ossl_cipher *c, const uint8_t *iv)
 {
     /* enc = -1 keeps the direction; a NULL cipher and key keep those. */
     if (!ossl.cipher_init(c->ctx, NULL, NULL, NULL, iv, -1))
-        return fail("EVP_CipherInit_ex (new IV) failed");
+        return ossl_fail("EVP_CipherInit_ex (new IV) failed");
     return 0;
 }
 
@@ -281,14 +280,14 @@ int ossl_cipher_update(struct ossl_cipher *c, const uint8_t *in,
     /* EVP takes int lengths; XTS must see its message in one piece. */
     const size_t step = (size_t)1 << 30;
     if (c->mode == 3 && len > step)
-        return fail("XTS message of %zu bytes is too long for EVP", len);
+        return ossl_fail("XTS message of %zu bytes is too long for EVP", len);
     do {
         size_t n = len < step ? len : step;
         int outl = 0;
         if (!ossl.cipher_update(c->ctx, out, &outl, in, (int)n))
-            return fail("EVP_CipherUpdate(%zu bytes) failed", n);
+            return ossl_fail("EVP_CipherUpdate(%zu bytes) failed", n);
         if ((size_t)outl != n)
-            return fail("EVP_CipherUpdate gave %d bytes for %zu", outl, n);
+            return ossl_fail("EVP_CipherUpdate gave %d bytes for %zu", outl, n);
         in += n;
         out += n;
         len -= n;
@@ -308,7 +307,7 @@ int ossl_cipher(const char *mode, int bits, int enc, const uint8_t *key,
         return -1;
     int outl = 0;
     if (!ossl.cipher_final(c->ctx, out + len, &outl) || outl != 0)
-        return fail("EVP_CipherFinal_ex failed or gave %d bytes", outl);
+        return ossl_fail("EVP_CipherFinal_ex failed or gave %d bytes", outl);
     return 0;
 }
 
@@ -321,13 +320,13 @@ struct ossl_sha1 {
 struct ossl_sha1 *ossl_sha1_new(void)
 {
     if (ossl.handle == NULL) {
-        fail("OpenSSL not loaded");
+        ossl_fail("OpenSSL not loaded");
         return NULL;
     }
     struct ossl_sha1 *s = calloc(1, sizeof(*s));
     if (s == NULL || (s->ctx = ossl.md_ctx_new()) == NULL) {
         free(s);
-        fail("EVP_MD_CTX_new failed");
+        ossl_fail("EVP_MD_CTX_new failed");
         return NULL;
     }
     return s;
@@ -344,14 +343,14 @@ void ossl_sha1_free(struct ossl_sha1 *s)
 int ossl_sha1_init(struct ossl_sha1 *s)
 {
     if (!ossl.digest_init(s->ctx, ossl.sha1(), NULL))
-        return fail("EVP_DigestInit_ex(SHA1) failed");
+        return ossl_fail("EVP_DigestInit_ex(SHA1) failed");
     return 0;
 }
 
 int ossl_sha1_update(struct ossl_sha1 *s, const void *data, size_t len)
 {
     if (!ossl.digest_update(s->ctx, data, len))
-        return fail("EVP_DigestUpdate failed");
+        return ossl_fail("EVP_DigestUpdate failed");
     return 0;
 }
 
@@ -359,7 +358,7 @@ int ossl_sha1_final(struct ossl_sha1 *s, uint8_t md[20])
 {
     unsigned int n = 0;
     if (!ossl.digest_final(s->ctx, md, &n) || n != 20)
-        return fail("EVP_DigestFinal_ex failed or gave %u bytes", n);
+        return ossl_fail("EVP_DigestFinal_ex failed or gave %u bytes", n);
     return 0;
 }
 
@@ -375,9 +374,14 @@ int ossl_sha1(const void *data, size_t len, uint8_t md[20])
 
 /* --- for other wrappers ------------------------------------------------------ */
 
-void *ossl_symbol(const char *name)
+int ossl_symbols(const struct ossl_sym *syms, size_t n)
 {
-    return ossl.handle ? dlsym(ossl.handle, name) : NULL;
+    if (ossl.handle == NULL)
+        return ossl_fail("%s is not loaded (ossl_load)", LIBCRYPTO);
+    for (size_t i = 0; i < n; i++)
+        if (resolve(syms[i].fp, syms[i].name) != 0)
+            return -1;
+    return 0;
 }
 
 void *ossl_cipher_evp_ctx(struct ossl_cipher *c)

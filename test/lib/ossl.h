@@ -66,11 +66,17 @@ int ossl_sha1_final(struct ossl_sha1 *s, uint8_t md[20]);
 int ossl_sha1(const void *data, size_t len, uint8_t md[20]);
 
 /*
- * For wrappers of other EVP interfaces (ossl_ccm.c): a symbol of the
- * loaded libcrypto (NULL if absent), and a cipher context's
+ * For wrappers of other EVP interfaces (ossl_ccm.c, ossl_ocb.c): each named
+ * symbol of the loaded libcrypto into its function pointer; a failure, its
+ * reason then in ossl_error() (returns -1); and a cipher context's
  * EVP_CIPHER_CTX.
  */
-void *ossl_symbol(const char *name);
+struct ossl_sym {
+    void *fp;               /* address of the function pointer */
+    const char *name;
+};
+int ossl_symbols(const struct ossl_sym *syms, size_t n);
+int ossl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *ossl_cipher_evp_ctx(struct ossl_cipher *c);
 
 #endif

@@ -29,33 +29,15 @@ struct ossl_ccm {
     size_t tlen;
 };
 
-/* The reason for the last failure; the callers print the parameters. */
-static const char *last_error = "";
-
-static int fail(const char *why)
-{
-    last_error = why;
-    return -1;
-}
-
-const char *ossl_ccm_error(void)
-{
-    return last_error;
-}
-
 static int load(void)
 {
-    struct { void *fp; const char *name; } syms[] = {
+    static const struct ossl_sym syms[] = {
         { &evp.init, "EVP_CipherInit_ex" }, { &evp.update, "EVP_CipherUpdate" },
         { &evp.ctrl, "EVP_CIPHER_CTX_ctrl" }, { &evp.ccm[0], "EVP_aes_128_ccm" },
         { &evp.ccm[1], "EVP_aes_192_ccm" }, { &evp.ccm[2], "EVP_aes_256_ccm" },
     };
-    for (size_t i = 0; !evp.loaded && i < sizeof(syms) / sizeof(syms[0]); i++) {
-        void *sym = ossl_symbol(syms[i].name);
-        if (sym == NULL)
-            return fail("libcrypto.so.3 lacks an EVP CCM symbol (or is not loaded)");
-        memcpy(syms[i].fp, &sym, sizeof(sym));
-    }
+    if (!evp.loaded && ossl_symbols(syms, sizeof(syms) / sizeof(syms[0])) != 0)
+        return -1;
     evp.loaded = 1;
     return 0;
 }
@@ -67,7 +49,7 @@ struct ossl_ccm *ossl_ccm_new(void)
         return NULL;
     if ((c = calloc(1, sizeof(*c))) == NULL || (c->cipher = ossl_cipher_new()) == NULL) {
         free(c);
-        fail("cannot make an EVP cipher context");
+        ossl_fail("cannot make an EVP cipher context");
         return NULL;
     }
     c->ctx = ossl_cipher_evp_ctx(c->cipher);
@@ -86,14 +68,14 @@ int ossl_ccm_init(struct ossl_ccm *c, int bits, int enc, const uint8_t *key,
 {
     int s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
     if (s < 0)
-        return fail("AES key size not 128, 192 or 256");
+        return ossl_fail("AES key size not 128, 192 or 256");
     /* The nonce and tag lengths fix CCM's L and M, which OpenSSL takes
      * before the key. */
     if (!evp.init(c->ctx, evp.ccm[s](), NULL, NULL, NULL, enc) ||
         !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)nlen, NULL) ||
         !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)tlen, NULL) ||
         !evp.init(c->ctx, NULL, NULL, key, NULL, enc))
-        return fail("EVP AES-CCM setup (cipher, nonce and tag lengths, key) failed");
+        return ossl_fail("EVP AES-CCM setup (cipher, nonce and tag lengths, key) failed");
     c->enc = enc;
     c->tlen = tlen;
     return 0;
@@ -106,20 +88,20 @@ int ossl_ccm_message(struct ossl_ccm *c, const uint8_t *nonce,
     int outl;
     static const uint8_t none[1];
     if (!evp.init(c->ctx, NULL, NULL, NULL, nonce, c->enc))
-        return fail("EVP_CipherInit_ex (nonce) failed");
+        return ossl_fail("EVP_CipherInit_ex (nonce) failed");
     if (!c->enc && !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)c->tlen, tag))
-        return fail("EVP_CTRL_AEAD_SET_TAG failed");
+        return ossl_fail("EVP_CTRL_AEAD_SET_TAG failed");
     /* CCM needs the payload length before the AAD. */
     if (!evp.update(c->ctx, NULL, &outl, NULL, (int)len))
-        return fail("EVP_CipherUpdate (setting the length) failed");
+        return ossl_fail("EVP_CipherUpdate (setting the length) failed");
     if (alen > 0 && !evp.update(c->ctx, NULL, &outl, aad, (int)alen))
-        return fail("EVP_CipherUpdate (AAD) failed");
+        return ossl_fail("EVP_CipherUpdate (AAD) failed");
     int ok = evp.update(c->ctx, out, &outl, len ? in : none, (int)len);
     if (!c->enc)
         return ok ? 0 : 1;
     if (!ok || (size_t)outl != len)
-        return fail("EVP_CipherUpdate (payload) failed");
+        return ossl_fail("EVP_CipherUpdate (payload) failed");
     if (!evp.ctrl(c->ctx, EVP_CTRL_AEAD_GET_TAG, (int)c->tlen, tag))
-        return fail("EVP_CTRL_AEAD_GET_TAG failed");
+        return ossl_fail("EVP_CTRL_AEAD_GET_TAG failed");
     return 0;
 }

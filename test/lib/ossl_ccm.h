@@ -2,7 +2,7 @@
  * OpenSSL's AES-CCM through EVP, for the CCM test and the benchmark, on
  * the library ossl.c loaded (libcrypto.so.3 with RTLD_LOCAL |
  * RTLD_DEEPBIND, EVP calls only); ossl_load() must have succeeded first.
- * Errors: -1 with the reason in ossl_ccm_error().
+ * Errors: -1 with the reason in ossl_error().
  */
 #ifndef TEST_OSSL_CCM_H
 #define TEST_OSSL_CCM_H
@@ -23,6 +23,5 @@ int ossl_ccm_init(struct ossl_ccm *c, int bits, int enc, const uint8_t *key,
 int ossl_ccm_message(struct ossl_ccm *c, const uint8_t *nonce,
                      const uint8_t *aad, size_t alen, const uint8_t *in,
                      uint8_t *out, size_t len, uint8_t *tag);
-const char *ossl_ccm_error(void);
 
 #endif

@@ -1,7 +1,5 @@
 #include "ossl_ocb.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,38 +32,16 @@ struct ossl_ocb {
     size_t nonce_len, tag_len;
 };
 
-static char last_error[256];
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_error, sizeof(last_error), fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-const char *ossl_ocb_error(void)
-{
-    return last_error;
-}
-
 static int load(void)
 {
-    struct { void *fp; const char *name; } syms[] = {
+    static const struct ossl_sym syms[] = {
         { &evp.init, "EVP_CipherInit_ex" }, { &evp.ctrl, "EVP_CIPHER_CTX_ctrl" },
         { &evp.update, "EVP_CipherUpdate" }, { &evp.final, "EVP_CipherFinal_ex" },
         { &evp.ocb[0], "EVP_aes_128_ocb" }, { &evp.ocb[1], "EVP_aes_192_ocb" },
         { &evp.ocb[2], "EVP_aes_256_ocb" },
     };
-    for (size_t i = 0; !evp.loaded && i < sizeof(syms) / sizeof(syms[0]); i++) {
-        void *p = ossl_symbol(syms[i].name);
-        if (p == NULL)
-            return fail("libcrypto.so.3: no symbol %s (or ossl_load not called)",
-                        syms[i].name);
-        memcpy(syms[i].fp, &p, sizeof(p));
-    }
+    if (!evp.loaded && ossl_symbols(syms, sizeof(syms) / sizeof(syms[0])) != 0)
+        return -1;
     evp.loaded = 1;
     return 0;
 }
@@ -77,7 +53,7 @@ struct ossl_ocb *ossl_ocb_new(void)
     struct ossl_ocb *c = calloc(1, sizeof(*c));
     if (c == NULL || (c->cipher = ossl_cipher_new()) == NULL) {
         free(c);
-        fail("EVP_CIPHER_CTX_new failed");
+        ossl_fail("EVP_CIPHER_CTX_new failed");
         return NULL;
     }
     c->ctx = ossl_cipher_evp_ctx(c->cipher);
@@ -96,13 +72,13 @@ int ossl_ocb_init(struct ossl_ocb *c, int bits, int enc, const uint8_t *key,
 {
     int s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
     if (s < 0)
-        return fail("no AES-%d", bits);
+        return ossl_fail("no AES-%d", bits);
     if (!evp.init(c->ctx, evp.ocb[s](), NULL, NULL, NULL, enc ? 1 : 0))
-        return fail("EVP_CipherInit_ex(AES-%d-OCB) failed", bits);
+        return ossl_fail("EVP_CipherInit_ex(AES-%d-OCB) failed", bits);
     if (!evp.ctrl(c->ctx, CTRL_AEAD_SET_IVLEN, (int)nonce_len, NULL))
-        return fail("AES-OCB: nonce length %zu refused", nonce_len);
+        return ossl_fail("AES-OCB: nonce length %zu refused", nonce_len);
     if (!evp.init(c->ctx, NULL, NULL, key, NULL, -1))
-        return fail("EVP_CipherInit_ex(AES-%d-OCB key) failed", bits);
+        return ossl_fail("EVP_CipherInit_ex(AES-%d-OCB key) failed", bits);
     c->enc = enc;
     c->nonce_len = nonce_len;
     c->tag_len = tag_len;
@@ -117,21 +93,21 @@ int ossl_ocb_message(struct ossl_ocb *c, const uint8_t *nonce,
     /* The tag length shapes the nonce, so it is set before any data. */
     if (!evp.ctrl(c->ctx, CTRL_AEAD_SET_TAG, (int)c->tag_len,
                   c->enc ? NULL : tag))
-        return fail("AES-OCB: tag length %zu refused", c->tag_len);
+        return ossl_fail("AES-OCB: tag length %zu refused", c->tag_len);
     if (!evp.init(c->ctx, NULL, NULL, NULL, nonce, -1))
-        return fail("EVP_CipherInit_ex (nonce) failed");
+        return ossl_fail("EVP_CipherInit_ex (nonce) failed");
     if (aad_len > 0 && !evp.update(c->ctx, NULL, &n, aad, (int)aad_len))
-        return fail("EVP_CipherUpdate (%zu bytes of AAD) failed", aad_len);
+        return ossl_fail("EVP_CipherUpdate (%zu bytes of AAD) failed", aad_len);
     if (len > 0 && !evp.update(c->ctx, out, &outl, in, (int)len))
-        return fail("EVP_CipherUpdate (%zu bytes) failed", len);
+        return ossl_fail("EVP_CipherUpdate (%zu bytes) failed", len);
     if (!evp.final(c->ctx, out + outl, &n)) {
         if (!c->enc)
             return 1;
-        return fail("EVP_CipherFinal_ex failed");
+        return ossl_fail("EVP_CipherFinal_ex failed");
     }
     if ((size_t)(outl + n) != len)
-        return fail("AES-OCB gave %d bytes for %zu", outl + n, len);
+        return ossl_fail("AES-OCB gave %d bytes for %zu", outl + n, len);
     if (c->enc && !evp.ctrl(c->ctx, CTRL_AEAD_GET_TAG, (int)c->tag_len, tag))
-        return fail("AES-OCB: no tag");
+        return ossl_fail("AES-OCB: no tag");
     return 0;
 }

@@ -3,7 +3,7 @@
  * test and the benchmark, on the library test/lib/ossl.c loaded (dlopen
  * with RTLD_LOCAL | RTLD_DEEPBIND, no OpenSSL header); ossl_load() must
  * have succeeded first.  Functions returning int give 0 on success and -1
- * on failure, with the reason in ossl_ocb_error().
+ * on failure, with the reason in ossl_error().
  */
 #ifndef TEST_OSSL_OCB_H
 #define TEST_OSSL_OCB_H
@@ -14,7 +14,6 @@
 struct ossl_ocb;
 struct ossl_ocb *ossl_ocb_new(void);
 void ossl_ocb_free(struct ossl_ocb *c);
-const char *ossl_ocb_error(void);
 
 /* Key (bits 128/192/256), direction, nonce length 1..15, tag length 1..16. */
 int ossl_ocb_init(struct ossl_ocb *c, int bits, int enc, const uint8_t *key,
