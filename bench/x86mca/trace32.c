@@ -37,11 +37,9 @@ static const struct path {
     cbc_fn *cbc;
 } paths[] = { { "c", aes_c_encrypt, aes_c_decrypt, aes_c_cbc_encrypt } };
 #else
+#include "aes/aes586.h"
 #define SET_ENCRYPT_KEY AES_set_encrypt_key
 #define SET_DECRYPT_KEY AES_set_decrypt_key
-/* aes-586's hidden entry points. */
-block_fn aes586_encrypt_full, aes586_decrypt_full;
-cbc_fn aes586_cbc_encrypt_full, aes586_cbc_encrypt_compact;
 static const struct path {
     const char *name;
     block_fn *encrypt, *decrypt;

@@ -232,13 +232,7 @@ static const struct casm_aes_impl aes_x86_64_full = {
  * blocks and short CBC (MMX/SSE when the CPU has SSE), full T-tables for
  * long CBC.  "x86_full" reaches the full-table code for every call.
  */
-void aes586_encrypt_full(const unsigned char *in, unsigned char *out,
-                         const AES_KEY *k);
-void aes586_decrypt_full(const unsigned char *in, unsigned char *out,
-                         const AES_KEY *k);
-void aes586_cbc_encrypt_full(const unsigned char *in, unsigned char *out,
-                             size_t len, const AES_KEY *k,
-                             unsigned char *ivec, int enc);
+#include "aes/aes586.h"
 
 static const struct casm_aes_impl aes_x86 = {
     .name = "x86",

@@ -25,15 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aes/aes586.h"
 #include "aes/aes_c.h"
-
-/* aes-586's hidden entry points (same prototypes as OpenSSL's). */
-void aes586_encrypt_full(const unsigned char *in, unsigned char *out, const AES_KEY *key);
-void aes586_decrypt_full(const unsigned char *in, unsigned char *out, const AES_KEY *key);
-void aes586_cbc_encrypt_full(const unsigned char *in, unsigned char *out, size_t len,
-                             const AES_KEY *key, unsigned char *ivec, const int enc);
-void aes586_cbc_encrypt_compact(const unsigned char *in, unsigned char *out, size_t len,
-                                const AES_KEY *key, unsigned char *ivec, const int enc);
 
 enum kind { SET_ENC, SET_DEC, BLOCK_ENC, BLOCK_DEC, CBC };
 

@@ -25,12 +25,7 @@
 #include "lib/tap.h"
 
 #ifdef AES586
-void aes586_encrypt_full(const unsigned char *in, unsigned char *out, const AES_KEY *k);
-void aes586_decrypt_full(const unsigned char *in, unsigned char *out, const AES_KEY *k);
-void aes586_cbc_encrypt_full(const unsigned char *in, unsigned char *out, size_t len,
-                             const AES_KEY *k, unsigned char *ivec, const int enc);
-void aes586_cbc_encrypt_compact(const unsigned char *in, unsigned char *out, size_t len,
-                                const AES_KEY *k, unsigned char *ivec, const int enc);
+#include "aes/aes586.h"
 #endif
 
 enum { MAXLEN = 4096, SLACK = 64 };
