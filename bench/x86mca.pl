@@ -181,14 +181,20 @@ sub mca_cycles {
     return @c;
 }
 
+# Address => the address of the instruction after it (a call's return
+# address), from a program's disassembly.
+sub next_addresses {
+    my ($text) = @_;
+    my @addr = sort { $a <=> $b } keys %$text;
+    return { map { ($addr[$_] => $addr[$_ + 1]) } 0 .. $#addr - 1 };
+}
+
 # One trace, rewritten for 64-bit mode and built into a shared object;
 # its result checked by NATIVE32 (which dies on a wrong one).
 my $replay_no = 0;
 sub native_replay {
-    my ($impl, $row, $mode, $bits, $tr, $text) = @_;
-    my @addr = sort { $a <=> $b } keys %$text;
-    my %next = map { ($addr[$_] => $addr[$_ + 1] // 0) } 0 .. $#addr - 1;
-    my @insns = map { [$text->{$_}, $next{$_}] } @{ $tr->{eips} };
+    my ($impl, $row, $mode, $bits, $tr, $text, $next) = @_;
+    my @insns = map { [$text->{$_}, $next->{$_} // 0] } @{ $tr->{eips} };
     my $base = "/tmp/x86mca.$$." . $replay_no++;
     open(my $fh, '>', "$base.S") or die "$0: $base.S: $!\n";
     print $fh Replay64::source(insns => \@insns, nargs => $mode =~ /^cbc/ ? 6 : 3,
@@ -231,6 +237,7 @@ for my $impl (@impls) {
     next if $x64 && $verify_only;
     next if $impl->{only} && !$native;
     my $text = disassembly($impl->{prog});
+    my $next = $native && !$x64 ? next_addresses($text) : undef;
     for my $b (@bits) {
         my ($t, $order) = traces($impl, $b);
         if ($x64) {
@@ -244,7 +251,7 @@ for my $impl (@impls) {
             push @$list, $row unless grep { $_ eq $row } @$list;
             push @native_rows, $row if $native && !$x64 && !grep { $_ eq $row } @native_rows;
             my $tr = $t->{$key};
-            push @replays, native_replay($impl, $row, $m, $b, $tr, $text) if $native && !$x64;
+            push @replays, native_replay($impl, $row, $m, $b, $tr, $text, $next) if $native && !$x64;
             next if $verify_only || $impl->{only};
             my @c = map { $_ / $tr->{bytes} } mca_cycles("$row $m $b", $tr, $text, $x64);
             $est{$row}{"$m $b"} = { insn_b => $tr->{count} / $tr->{bytes}, cb => \@c };
