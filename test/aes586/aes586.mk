@@ -12,7 +12,7 @@
 # Variants: small/unrolled (-DAES586_small_footprint=1/0) x PIC, non-PIC, and
 # the 386 build (no MMX/SSE); and the code of the other flavours, which
 # cannot run here as Mach-O or Win32 programs, retargeted to ELF with every
-# instruction kept (test/aes586/flavour_to_elf.pl).  Built only when gcc -m32
+# instruction kept (test/x86asm/flavour_to_elf.pl).  Built only when gcc -m32
 # works (gcc-multilib).
 
 AES586_PL    := crypto/aes/asm/aes-586.pl crypto/aes/AesMath.pm
@@ -56,13 +56,13 @@ $(M32)/gen/aes-586-%.s: $(AES586_PL) $(PERLASM_X86)
 	$(PERL) $< elf $(AES586_FLAGS_$*) $@
 $(M32)/gen/aes-586-%.o: $(M32)/gen/aes-586-%.s
 	as --32 --fatal-warnings -o $@ $<
-# The other flavours, retargeted to ELF (GNU as, or nasm for win32n).
-AES586_RETARGET := test/aes586/flavour_to_elf.pl
+# The other flavours, retargeted to ELF (GNU as, or nasm for win32n), by
+# x86asm.mk's X86_RETARGET.
 define AES586_RETARGET_RULE
-$(M32)/gen/aes-586-%-$(1).$(2): $(AES586_PL) $(PERLASM_X86) $(AES586_RETARGET)
+$(M32)/gen/aes-586-%-$(1).$(2): $(AES586_PL) $(PERLASM_X86) $(X86_RETARGET)
 	@mkdir -p $$(@D)
 	$(PERL) $$< $(1) $$(AES586_FLAGS_$$*-$(1)) $$@.in
-	$(PERL) $(AES586_RETARGET) $(1) $$@.in > $$@.tmp && mv $$@.tmp $$@ && rm -f $$@.in
+	$(PERL) $(X86_RETARGET) $(1) $$@.in > $$@.tmp && mv $$@.tmp $$@ && rm -f $$@.in
 endef
 $(eval $(call AES586_RETARGET_RULE,macosx,s))
 $(eval $(call AES586_RETARGET_RULE,coff,s))

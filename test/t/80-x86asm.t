@@ -2,7 +2,7 @@
 # perlasm/x86asm.pl, the 32-bit layer, on test/x86asm/corpus.pl:
 #  - the ELF build (gcc -m32, from `make tests`) runs under qemu-i386, and
 #    so does the code of the macosx, coff and win32n flavours, retargeted to
-#    ELF with every instruction kept (test/aes586/flavour_to_elf.pl);
+#    ELF with every instruction kept (test/x86asm/flavour_to_elf.pl);
 #  - the Win32 programs (coff and win32n flavours) are linked i386 PE files;
 #  - disassembly: coff and win32n objects equal a non-PIC ELF build, macosx
 #    equals the -fPIC ELF build, but for relocations and symbol decoration;
@@ -39,7 +39,7 @@ if (!have('qemu-i386')) {
 } else {
     run_child('corpus_elf (32-bit ELF) under qemu-i386', {}, which('qemu-i386'), $elf_bin);
 }
-# The other flavours' code, retargeted to ELF (test/aes586/flavour_to_elf.pl).
+# The other flavours' code, retargeted to ELF (test/x86asm/flavour_to_elf.pl).
 for my $fl (qw(macosx coff win32n)) {
     my $bin = "$build/test/x86asm/corpus_$fl-elf";
     my $desc = "$fl code retargeted to ELF (corpus_$fl-elf) under qemu-i386";

@@ -8,7 +8,7 @@
 #    partial blocks, offsets, in place), with the SSE bit forced off too;
 #    every length 0..1024 (every_length);
 #  - the code the macosx, coff and win32n flavours emit, retargeted to ELF
-#    with every instruction kept (test/aes586/flavour_to_elf.pl; Mach-O and
+#    with every instruction kept (test/x86asm/flavour_to_elf.pl; Mach-O and
 #    Win32 programs cannot run here): every AES vector file through both
 #    paths, and random cases with SSE forced off;
 #  - the run-time choice follows the SSE bit of OPENSSL_ia32cap_P: the code
@@ -109,7 +109,7 @@ if (!$qemu || !$built) {
         open(my $fh, '>', $in) or die "$in: $!\n";
         print $fh "\t.text\n\t.zerofill __DATA,__bss,_x,4\n";
         close $fh;
-        my ($st, $out) = capture($^X, "$root/test/aes586/flavour_to_elf.pl", 'macosx', $in);
+        my ($st, $out) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'macosx', $in);
         result($st != 0 && $out =~ /unknown\.s:2: no ELF translation for: \t\.zerofill/ && $out !~ /\.text/,
                'flavour_to_elf.pl: an unknown directive is an error at its line, with no output')
             or print "#   exit $st: $out\n";

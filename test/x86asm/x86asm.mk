@@ -44,9 +44,9 @@ $(BUILD)/test/x86asm/corpus_%.exe: test/x86asm/corpus_main.c $(X86A)/corpus.%.o
 	$(MINGW32_CC) $(WARN) -O2 -o $@ $^
 
 # The macosx, coff and win32n code retargeted to ELF with every instruction
-# kept (test/aes586/flavour_to_elf.pl), linked as 32-bit Linux programs:
+# kept (test/x86asm/flavour_to_elf.pl), linked as 32-bit Linux programs:
 # corpus_FLAVOUR-elf, run under qemu-i386 (Mach-O and Win32 cannot run here).
-X86_RETARGET := test/aes586/flavour_to_elf.pl
+X86_RETARGET := test/x86asm/flavour_to_elf.pl
 $(X86A)/corpus.%-elf.s: $(X86A)/corpus.%.s $(X86_RETARGET)
 	$(PERL) $(X86_RETARGET) $* $< > $@.tmp && mv $@.tmp $@
 $(X86A)/corpus.win32n-elf.asm: $(X86A)/corpus.win32n.asm $(X86_RETARGET)

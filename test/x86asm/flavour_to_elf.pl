@@ -4,8 +4,8 @@
 # run here: linked into the -m32 test programs and run under qemu-i386
 # (Mach-O and Win32 programs cannot run on this machine at all).
 #
-#   perl test/aes586/flavour_to_elf.pl macosx|coff IN.s  > OUT.s    (GNU as --32)
-#   perl test/aes586/flavour_to_elf.pl win32n      IN.asm > OUT.asm (nasm -f elf32)
+#   perl test/x86asm/flavour_to_elf.pl macosx|coff IN.s  > OUT.s    (GNU as --32)
+#   perl test/x86asm/flavour_to_elf.pl win32n      IN.asm > OUT.asm (nasm -f elf32)
 #
 # What changes is only what ELF spells differently:
 #   - symbol decoration: the leading underscore of every symbol
