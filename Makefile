@@ -24,6 +24,10 @@ LIBNAME := libcrypto-asm.a
 LIB     := $(BUILD)/$(LIBNAME)
 CT_LIB  := $(BUILD)/ct/$(LIBNAME)
 
+# `make` alone builds all, whatever the included files define first.
+.DEFAULT_GOAL := all
+include mk/toolchain.mk
+
 ifeq ($(filter $(AES_CORE),table ct),)
 $(error AES_CORE must be "table" or "ct", not "$(AES_CORE)")
 endif
@@ -70,14 +74,18 @@ objs_of = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 LIB_OBJS    := $(call objs_of,obj,$(COMMON_SRCS) $(CORE_$(AES_CORE))) $(ASM_OBJS)
 CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct)) $(ASM_OBJS)
 
-# The assembly configuration, kept in a file so that changing it (NO_ASM,
-# a new module) rebuilds every object compiled with ASM_DEFS.
-ASM_CONFIG := $(BUILD)/gen/asm-config
-$(shell mkdir -p $(BUILD)/gen && echo '$(ASM_MODULES) $(ASM_DEFS)' | cmp -s - $(ASM_CONFIG) 2>/dev/null || echo '$(ASM_MODULES) $(ASM_DEFS)' > $(ASM_CONFIG))
-GEN_HDRS := $(BUILD)/gen/aes_tables.h $(ASM_CONFIG)
+# The build configuration, kept in a file rewritten only when it changes:
+# every object and archive depends on it, so `make AES_CORE=ct`, NO_ASM=1
+# or new CFLAGS after a build rebuilds what they change.
+BUILD_CONFIG := $(BUILD)/gen/config
+BUILD_CONFIG_TEXT := CC=$(CC) CFLAGS=$(CFLAGS) AES_CORE=$(AES_CORE) ASM_MODULES=$(ASM_MODULES) ASM_DEFS=$(ASM_DEFS)
+$(shell mkdir -p $(BUILD)/gen && echo '$(BUILD_CONFIG_TEXT)' | cmp -s - $(BUILD_CONFIG) 2>/dev/null || echo '$(BUILD_CONFIG_TEXT)' > $(BUILD_CONFIG))
+GEN_HDRS := $(BUILD)/gen/aes_tables.h $(BUILD_CONFIG)
 
-.PHONY: all test bench install uninstall clean test-deps
+.PHONY: all test bench install uninstall clean test-deps help
 .DELETE_ON_ERROR:
+# Keep intermediate objects, so a second make has nothing to redo.
+.SECONDARY:
 
 all: $(LIB) tests bench-bin
 
@@ -99,21 +107,21 @@ MODULE_aesni-x86_64 := crypto/aes/asm/aesni-x86_64.pl $(wildcard crypto/aes/asm/
 $(BUILD)/gen/asm/%.s: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) elf $@
-$(BUILD)/obj/asm/%.o: $(BUILD)/gen/asm/%.s
+$(BUILD)/obj/asm/%.o: $(BUILD)/gen/asm/%.s $(BUILD_CONFIG)
 	@mkdir -p $(@D)
 	$(CC) -c -Wa,--fatal-warnings -o $@ $<
 .PRECIOUS: $(BUILD)/gen/asm/%.s
 
-$(LIB): $(LIB_OBJS)
+$(LIB): $(LIB_OBJS) $(BUILD_CONFIG)
 	@mkdir -p $(@D)
 	rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(LIB_OBJS)
 
 # The constant-time core is always built too, so `make test` checks both.
-$(CT_LIB): $(CT_LIB_OBJS)
+$(CT_LIB): $(CT_LIB_OBJS) $(BUILD_CONFIG)
 	@mkdir -p $(@D)
 	rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(CT_LIB_OBJS)
 
 # --- tests -----------------------------------------------------------------
 TEST_LIB_SRCS := $(wildcard test/lib/*.c)
@@ -133,16 +141,17 @@ $(BUILD)/test/ct/%: $(BUILD)/obj/test/%.o $(TEST_LIB_OBJS) $(CT_LIB)
 	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(CT_LIB) $(TEST_LDLIBS)
 
 .PHONY: tests
-tests: $(TEST_PROGS) $(CT_TEST_PROGS) $(BUILD)/test/ossl_capdump
+tests: $(TEST_PROGS) $(CT_TEST_PROGS)
+ifeq ($(HAVE_LIBCRYPTO_A),yes)
+tests: $(BUILD)/test/ossl_capdump
+endif
 
 # OpenSSL's own OPENSSL_ia32cap_P for test/t/30-ia32cap.t: linked with the
 # system's static libcrypto.a (libssl-dev), never with our archive.  Without
-# libcrypto.a it is not built and those checks SKIP.
+# libcrypto.a (HAVE_LIBCRYPTO_A) it is not built and those checks SKIP.
 $(BUILD)/test/ossl_capdump: test/ossl_capdump/ossl_capdump.c
 	@mkdir -p $(@D)
-	@if [ "$$($(CC) -print-file-name=libcrypto.a)" = libcrypto.a ]; then \
-	    echo "note: no libcrypto.a (libssl-dev): $@ not built"; \
-	else set -x; $(CC) $(WARN) $(CFLAGS) -o $@ $< -l:libcrypto.a $(TEST_LDLIBS); fi
+	$(CC) $(WARN) $(CFLAGS) -o $@ $< $(LIBCRYPTO_A) $(TEST_LDLIBS)
 
 include test/abi/abi.mk
 include test/xlate/xlate.mk
@@ -177,6 +186,11 @@ bench: $(BENCH) test-deps
 	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
 	@$(MAKE) --no-print-directory bench-x86mca
 
+# --- the newcomer's path on a fresh Debian ----------------------------------
+.PHONY: fresh-check
+fresh-check:
+	VECTORS='$(abspath $(VECTORS))' sh tools/fresh-check.sh $(if $(FRESH_KEEP),-k)
+
 # --- drop-in run against an OpenSSL 3.0 tree -------------------------------
 # make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
@@ -194,28 +208,68 @@ openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
 # --- install ---------------------------------------------------------------
-HEADERS := include/cryptoasm.h include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
-PKG_INCDIR := $(INCDIR)/crypto-asm
+# The pkg-config file is remade whenever PREFIX, LIBDIR or INCDIR change
+# (its text is compared, like BUILD_CONFIG's).
+PUBLIC_HEADERS  := include/cryptoasm.h
+OPENSSL_HEADERS := include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
+HEADERS         := $(PUBLIC_HEADERS) $(OPENSSL_HEADERS)
+PKG_INCDIR      := $(INCDIR)/crypto-asm
+PC_FILE         := $(BUILD)/libcrypto-asm.pc
+PC_CONFIG       := $(BUILD)/gen/pc-config
+PC_CONFIG_TEXT  := PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR)
+$(shell mkdir -p $(BUILD)/gen && echo '$(PC_CONFIG_TEXT)' | cmp -s - $(PC_CONFIG) 2>/dev/null || echo '$(PC_CONFIG_TEXT)' > $(PC_CONFIG))
 
-$(BUILD)/libcrypto-asm.pc: tools/libcrypto-asm.pc.in Makefile
+# libdir and includedir are written relative to ${prefix} when they lie
+# under PREFIX, so pkg-config's --define-prefix can relocate the file.
+pc_rel = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}$(patsubst $(PREFIX)%,%,$(1)),$(1))
+$(PC_FILE): tools/libcrypto-asm.pc.in $(PC_CONFIG)
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(PKG_INCDIR)|' $< > $@
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCDIR@|$(call pc_rel,$(PKG_INCDIR))|' $< > $@.tmp && mv $@.tmp $@
 
-install: $(LIB) $(BUILD)/libcrypto-asm.pc
+# What install writes, relative to $(DESTDIR); uninstall removes exactly
+# these, then the header directories if install left them empty.
+INSTALLED_FILES := $(LIBDIR)/$(LIBNAME) $(LIBDIR)/pkgconfig/libcrypto-asm.pc \
+    $(patsubst include/%,$(PKG_INCDIR)/%,$(HEADERS))
+
+install: $(LIB) $(PC_FILE)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PKG_INCDIR)/openssl
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/$(LIBNAME)
-	install -m 644 $(BUILD)/libcrypto-asm.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 644 include/cryptoasm.h $(DESTDIR)$(PKG_INCDIR)/
-	install -m 644 include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h $(DESTDIR)$(PKG_INCDIR)/openssl/
+	install -m 644 $(PC_FILE) $(DESTDIR)$(LIBDIR)/pkgconfig/libcrypto-asm.pc
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PKG_INCDIR)/
+	install -m 644 $(OPENSSL_HEADERS) $(DESTDIR)$(PKG_INCDIR)/openssl/
 
 uninstall:
-	rm -f $(DESTDIR)$(LIBDIR)/$(LIBNAME) $(DESTDIR)$(LIBDIR)/pkgconfig/libcrypto-asm.pc
-	rm -rf $(DESTDIR)$(PKG_INCDIR)
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	rmdir $(DESTDIR)$(PKG_INCDIR)/openssl $(DESTDIR)$(PKG_INCDIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)
+
+help:
+	@echo 'Targets:'
+	@echo '  all (default)   build/libcrypto-asm.a, the test programs, the benchmark;'
+	@echo '                  32-bit and cross parts when their tools exist (see toolchain)'
+	@echo '  test            install missing test tools (as root), build, run the suite (prove)'
+	@echo '  test-deps       only install the test tools (tools/test-deps.txt)'
+	@echo '  toolchain       which optional tools were found, and their Debian packages'
+	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios'
+	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'
+	@echo '  uninstall       remove exactly what install wrote'
+	@echo '  dist            a reproducible source tarball with pre-generated assembly'
+	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
+	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
+	@echo '  clean           remove build/'
+	@echo 'Variables (make VAR=value):'
+	@echo '  CC CFLAGS AR PERL   compiler, flags, archiver, perl ($(CC) $(CFLAGS))'
+	@echo '  AES_CORE            table (default) or ct: the C AES core in the archive'
+	@echo '  NO_ASM=1            portable C only, no assembly modules'
+	@echo '  PREFIX DESTDIR      install location ($(PREFIX)); LIBDIR, INCDIR below it'
+	@echo '  VECTORS             test vector directory ($(VECTORS))'
+	@echo '  BENCH_ARGS          options for the benchmark (build/bench/bench --help)'
+	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC QEMU_I386 QEMU_X86_64 WINE64 ...'
+	@echo '                      optional tools (mk/toolchain.mk)'
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

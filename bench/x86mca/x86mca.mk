@@ -66,13 +66,15 @@ X86MCA_BINS  += $(patsubst %,$(B32)/trace32_choice-%,$(X86MCA_CHOICES))
 endif
 
 .PHONY: bench-x86mca
-ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+ifeq ($(HAVE_CC32)$(HAVE_QEMU_I386)$(HAVE_LLVM_MCA),yesyesyes)
 bench-x86mca: $(X86MCA_BINS)
 	$(PERL) bench/x86mca.pl --native $(B32)/native32 $(X86MCA_ARGS) $(X86MCA_PROGS) \
 	    x86_64=$(B32)/calib64,arch=x86_64
-# test/t/83-native32.t checks the native replays of these.
-tests: $(B32)/native32 $(B32)/trace32_c $(patsubst %,$(B32)/trace32_%,$(X86MCA_ASM))
 else
 bench-x86mca:
-	@echo "32-bit AES estimates skipped: gcc -m32 cannot link (gcc-multilib)"
+	@echo "skipped: the 32-bit AES estimates need $(if $(HAVE_CC32),,gcc -m32 (gcc-multilib) )$(if $(HAVE_QEMU_I386),,qemu-i386 (qemu-user) )$(if $(HAVE_LLVM_MCA),,llvm-mca (llvm))"
+endif
+# test/t/83-native32.t checks the native replays of these.
+ifeq ($(HAVE_CC32),yes)
+tests: $(B32)/native32 $(B32)/trace32_c $(patsubst %,$(B32)/trace32_%,$(X86MCA_ASM))
 endif

@@ -6,9 +6,8 @@
 # everything is built with -DABI_NO_LIBUNWIND and the self-test skips all,
 # naming the package.  The flags are kept in a file so a change rebuilds.
 ABI_OBJ      := $(BUILD)/obj/test/abi
-ABI_UNWIND   := $(shell $(CC) $$(pkg-config --cflags libunwind-ptrace 2>/dev/null) -include libunwind-ptrace.h -E -x c /dev/null >/dev/null 2>&1 && echo y)
-ABI_CPPFLAGS := $(if $(ABI_UNWIND),$(shell pkg-config --cflags libunwind-ptrace 2>/dev/null),-DABI_NO_LIBUNWIND)
-ABI_LDLIBS   := $(if $(ABI_UNWIND),$(or $(shell pkg-config --libs libunwind-ptrace 2>/dev/null),-lunwind-ptrace -lunwind-generic -lunwind))
+ABI_CPPFLAGS := $(if $(HAVE_LIBUNWIND),$(shell pkg-config --cflags libunwind-ptrace 2>/dev/null),-DABI_NO_LIBUNWIND)
+ABI_LDLIBS   := $(if $(HAVE_LIBUNWIND),$(or $(shell pkg-config --libs libunwind-ptrace 2>/dev/null),-lunwind-ptrace -lunwind-generic -lunwind))
 $(shell mkdir -p $(ABI_OBJ) && echo '$(ABI_CPPFLAGS)' | cmp -s - $(ABI_OBJ)/flags || echo '$(ABI_CPPFLAGS)' > $(ABI_OBJ)/flags)
 
 $(ABI_OBJ)/flags:
@@ -37,21 +36,20 @@ $(BUILD)/test/abi/module_abi: $(addprefix $(ABI_OBJ)/,module_abi.o abi_sysv.o tr
 tests: $(BUILD)/test/abi/module_abi
 
 # Win64 ABI/unwind checker and its self-test: mingw-w64 + nasm objects, run
-# under wine64 by test/t/51-abi-win64.t.  Only built when both tools exist.
-MINGW_CC := x86_64-w64-mingw32-gcc
-NASM     := nasm
+# under wine64 by test/t/51-abi-win64.t.  Only built when both tools exist
+# (HAVE_WIN64).
 W64      := $(BUILD)/test/win64
 W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib
 
 $(W64)/%.c.o: test/abi/%.c test/abi/abi_check.h test/lib/tap.h
 	@mkdir -p $(@D)
-	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 $(W64)/tap.c.o: test/lib/tap.c test/lib/tap.h
 	@mkdir -p $(@D)
-	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 $(W64)/%.S.o: test/abi/%.S
 	@mkdir -p $(@D)
-	$(MINGW_CC) -Wall -Wextra -c $< -o $@
+	$(MINGW64_CC) -Wall -Wextra -c $< -o $@
 $(W64)/%.asm.o: test/abi/%.asm
 	@mkdir -p $(@D)
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
@@ -62,17 +60,15 @@ $(W64)/trampoline_win64.nasm.asm: test/abi/trampoline_win64.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< nasm $@
 $(W64)/trampoline_win64.mingw64.o: $(W64)/trampoline_win64.mingw64.s
-	x86_64-w64-mingw32-as --fatal-warnings -o $@ $<
+	$(MINGW64_AS) --fatal-warnings -o $@ $<
 $(W64)/trampoline_win64.nasm.o: $(W64)/trampoline_win64.nasm.asm
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
 .PRECIOUS: $(W64)/%.s $(W64)/%.asm $(ABI_OBJ)/%.s
 
 $(W64)/selftest_win64.exe: $(addprefix $(W64)/,selftest_win64.c.o abi_win64.c.o \
     tap.c.o trampoline_win64.mingw64.o selftest_win64.S.o selftest_win64_nasm.asm.o)
-	$(MINGW_CC) -o $@ $^
+	$(MINGW64_CC) -o $@ $^
 
-ifneq ($(shell command -v $(MINGW_CC) 2>/dev/null),)
-ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+ifeq ($(HAVE_WIN64),yes)
 tests: $(W64)/selftest_win64.exe
-endif
 endif

@@ -44,7 +44,7 @@ $(BUILD)/test/abi32/corpus_abi_macosx: $(A32)/corpus_abi.o $(X86A)/corpus.macosx
 	@mkdir -p $(@D)
 	$(A32_LINK) -o $@ $^
 
-ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+ifeq ($(HAVE_CC32),yes)
 tests: $(addprefix $(BUILD)/test/abi32/,selftest_cdecl corpus_abi_pic corpus_abi_nopic corpus_abi_macosx)
 # The layer probe's module is generated and linked by 82-x86-abi.t itself.
 tests: $(A32)/layer_probe.o $(A32_CHECKER)
@@ -59,7 +59,7 @@ $(A32)/aes586_abi.o: test/abi32/aes586_abi.c test/abi32/abi_cdecl.h $(GEN_HDRS)
 $(BUILD)/test/abi32/aes586_abi_%: $(A32)/aes586_abi.o $(M32)/%/libcrypto-asm.a $(A32_CHECKER)
 	@mkdir -p $(@D)
 	$(A32_LINK) -o $@ $(A32)/aes586_abi.o $(A32_CHECKER) $(M32)/$*/libcrypto-asm.a
-ifneq ($(wildcard $(shell $(CC32) -print-libgcc-file-name 2>/dev/null)),)
+ifeq ($(HAVE_CC32),yes)
 tests: $(patsubst %,$(BUILD)/test/abi32/aes586_abi_%,$(AES586_VARIANTS))
 endif
 endif

@@ -13,11 +13,10 @@
 # the 386 build (no MMX/SSE); and the code of the other flavours, which
 # cannot run here as Mach-O or Win32 programs, retargeted to ELF with every
 # instruction kept (test/x86asm/flavour_to_elf.pl).  Built only when gcc -m32
-# works (gcc-multilib).
+# works (HAVE_CC32).
 
 AES586_PL    := crypto/aes/asm/aes-586.pl crypto/aes/AesMath.pm
 M32          := $(BUILD)/m32
-M32_CC       ?= gcc -m32
 M32_CFLAGS   := -O2 -g -fPIC
 M32_DEFS     := -DCASM_AES586_ASM
 
@@ -28,7 +27,7 @@ AES586_FLAGS_small-nopic    :=
 AES586_FLAGS_unrolled-nopic := -DAES586_small_footprint=0
 AES586_FLAGS_small-386      := -fPIC 386
 AES586_FLAGS_unrolled-386   := -fPIC -DAES586_small_footprint=0 386
-AES586_RETARGETED := small-macosx unrolled-macosx small-coff unrolled-win32n
+AES586_RETARGETED := small-macosx unrolled-macosx small-coff $(if $(HAVE_NASM),unrolled-win32n)
 AES586_VARIANTS   += $(AES586_RETARGETED)
 AES586_FLAGS_small-macosx    := -fPIC
 AES586_FLAGS_unrolled-macosx := -fPIC -DAES586_small_footprint=0
@@ -48,7 +47,7 @@ M32_PROGS  := kat_aes every_length aes586_diff
 
 $(M32)/obj/%.o: %.c $(BUILD)/gen/aes_tables.h
 	@mkdir -p $(@D)
-	$(M32_CC) $(CPPFLAGS_ALL) -Itest $(M32_DEFS) $(WARN) $(M32_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC32) $(CPPFLAGS_ALL) -Itest $(M32_DEFS) $(WARN) $(M32_CFLAGS) -MMD -MP -c $< -o $@
 $(M32)/obj/test/aes586/aes586_diff.o: M32_DEFS += -DAES586
 
 $(M32)/gen/aes-586-%.s: $(AES586_PL) $(PERLASM_X86)
@@ -81,9 +80,9 @@ $(M32)/libcrypto-asm.a: $(M32)/small/libcrypto-asm.a
 
 define AES586_PROGS
 $(M32)/$(1)/%: $(M32)/obj/test/%.o $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a
-	$(M32_CC) $(call aes586_ldflags,$(1)) -o $$@ $$< $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a $(TEST_LDLIBS)
+	$(CC32) $(call aes586_ldflags,$(1)) -o $$@ $$< $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a $(TEST_LDLIBS)
 $(M32)/$(1)/aes586_diff: $(M32)/obj/test/aes586/aes586_diff.o $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a
-	$(M32_CC) $(call aes586_ldflags,$(1)) -o $$@ $$< $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a $(TEST_LDLIBS)
+	$(CC32) $(call aes586_ldflags,$(1)) -o $$@ $$< $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a $(TEST_LDLIBS)
 endef
 $(foreach v,$(AES586_VARIANTS),$(eval $(call AES586_PROGS,$(v))))
 
@@ -98,7 +97,7 @@ AES586_ALL := $(M32)/libcrypto-asm.a \
 .PHONY: m32
 m32: $(AES586_ALL)
 tests: $(BUILD)/test/aes586/aes586_diff64
-ifneq ($(wildcard $(shell $(M32_CC) -print-libgcc-file-name 2>/dev/null)),)
+ifeq ($(HAVE_CC32),yes)
 tests: m32
 endif
 

@@ -7,15 +7,14 @@
 # aesni_set_encrypt_key, an empty object stands in: the program sees its weak
 # references unresolved and reports a TAP skip-all with the reason.
 
-AESNI_LIBCRYPTO := $(shell $(CC) -print-file-name=libcrypto.a)
 AESNI_OSSL_OBJ  := $(BUILD)/test/aesni/ossl_aesni.o
 
 # A prerequisite only when the file exists, so installing libssl-dev later
 # rebuilds the object.
-$(AESNI_OSSL_OBJ): test/aesni/aesni.mk $(wildcard $(AESNI_LIBCRYPTO))
+$(AESNI_OSSL_OBJ): test/aesni/aesni.mk $(wildcard $(LIBCRYPTO_A))
 	@mkdir -p $(@D)
 	@rm -rf $@ $@.dir; mkdir -p $@.dir; \
-	lib='$(AESNI_LIBCRYPTO)'; member=; \
+	lib='$(LIBCRYPTO_A)'; member=; \
 	case "$$lib" in /*) member=$$(nm -A "$$lib" 2>/dev/null | \
 	    sed -n 's/^.*:\([^:]*\): *[0-9a-f]* T aesni_set_encrypt_key$$/\1/p' | head -n 1);; esac; \
 	if [ -n "$$member" ] && (cd $@.dir && $(AR) x "$$lib" "$$member") && \

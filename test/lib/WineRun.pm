@@ -4,7 +4,7 @@
 # $BUILD/wineprefix, created by the first run (which gets a generous
 # timeout).  Its console output has CRLF line endings: they are stripped
 # before the TAP is read.  Debian's wine64 is not on PATH: the loader is
-# /usr/lib/wine/wine64 (override with WINE64).
+# /usr/lib/wine/wine64 (make WINE64=... overrides it, mk/toolchain.mk).
 package WineRun;
 
 use strict;
@@ -13,20 +13,15 @@ use Exporter 'import';
 use File::Spec;
 use File::Temp qw(tempfile);
 use Time::HiRes qw(time);
-use ImplRuns qw(result in_path);
+use ImplRuns qw(result);
+use Toolchain qw(tool missing);
 
 our @EXPORT_OK = qw(wine_missing wine_subtest wine_flavours);
 
-my $wine = $ENV{WINE64} // '/usr/lib/wine/wine64';
-
 # What is missing to build and run Win64 tests, in words (empty: nothing).
 sub wine_missing {
-    my @missing;
-    push @missing, 'x86_64-w64-mingw32-gcc (gcc-mingw-w64-x86-64)'
-        unless in_path('x86_64-w64-mingw32-gcc');
-    push @missing, 'nasm' unless in_path('nasm');
-    push @missing, "$wine (wine64)" unless -x $wine;
-    return @missing;
+    my $why = missing('MINGW64', 'NASM', 'WINE64');
+    return defined $why ? ($why) : ();
 }
 
 sub prefix { File::Spec->rel2abs(($ENV{BUILD} // 'build') . '/wineprefix') }
@@ -82,7 +77,7 @@ sub wine_subtest {
     print "# creating the wine prefix ", prefix(), " (timeout ${timeout} s)\n" if $first;
     print "# Subtest: $desc\n";
     my $t0 = time;
-    my ($status, $out, $err, $timed_out) = run_wine($timeout, $wine, $exe, @args);
+    my ($status, $out, $err, $timed_out) = run_wine($timeout, tool('WINE64'), $exe, @args);
     my @lines = split /\n/, $out;
     my $crlf = grep { /\r\z/ } @lines;
     s/\r\z// for @lines;

@@ -12,7 +12,8 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result registry run_child finish in_path);
+use ImplRuns qw(result registry run_child finish);
+use Toolchain qw(tool missing);
 
 my $build = $ENV{BUILD} // 'build';
 $ENV{VECTORS} //= '../shared/vectors';
@@ -38,7 +39,7 @@ sub caps_under {
 }
 
 my @runs = ([ 'native', [] ]);
-my $qemu = in_path('qemu-x86_64');
+my $qemu = tool('QEMU_X86_64');
 # Westmere: SSSE3 and AES-NI, no AVX; Haswell: AVX2 + BMI, no SHA-NI and
 # no VAES (if qemu's TCG can run them); qemu64: no SSSE3 and no AES-NI, so
 # the integer SHA-1 and the table AES.
@@ -66,6 +67,6 @@ if ($qemu) {
         result(@seen >= 3, "$prog: the runs exercised at least three implementations (@seen)");
     }
 } else {
-    result(1, 'dispatch under older CPU models', 'SKIP qemu-x86_64 not installed (qemu-user)');
+    result(1, 'dispatch under older CPU models', 'SKIP ' . missing('QEMU_X86_64'));
 }
 finish();

@@ -13,18 +13,19 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result run_child finish in_path);
+use ImplRuns qw(result run_child finish);
+use Toolchain qw(tool missing);
 
 my $build = $ENV{BUILD} // 'build';
 run_child('AES-OCB through the bulk functions', { OPENSSL_ia32cap => undef },
           "$build/test/ocb");
 run_child('AES-OCB with VAES cleared (xmm code only), OPENSSL_ia32cap=:~0x20000000000',
           { OPENSSL_ia32cap => ':~0x20000000000' }, "$build/test/ocb");
-if (my $qemu = in_path('qemu-x86_64')) {
+if (my $qemu = tool('QEMU_X86_64')) {
     run_child('AES-OCB under qemu -cpu Westmere (AES-NI, no BMI1: tzcnt runs as bsf)',
               { OPENSSL_ia32cap => undef, OCB_CASES => $ENV{OCB_CASES} // 2000 },
               $qemu, '-cpu', 'Westmere', "$build/test/ocb");
 } else {
-    result(1, 'AES-OCB under qemu -cpu Westmere', 'SKIP qemu-x86_64 not installed (qemu-user)');
+    result(1, 'AES-OCB under qemu -cpu Westmere', 'SKIP ' . missing('QEMU_X86_64'));
 }
 finish();

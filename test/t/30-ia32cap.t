@@ -18,7 +18,8 @@ use warnings;
 use File::Temp qw(tempfile);
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result run_child mask_env finish in_path);
+use ImplRuns qw(result run_child mask_env finish);
+use Toolchain qw(tool missing);
 
 my $build = $ENV{BUILD} // 'build';
 my $capmask = "$build/test/capmask";
@@ -134,14 +135,8 @@ my @values = (
     ':0xffffffff00000000',
 );
 
-my $cc = $ENV{CC} // 'cc';
-my $libcrypto_a = `$cc -print-file-name=libcrypto.a 2>/dev/null` // '';
-chomp $libcrypto_a;
-my $have_libcrypto_a = $libcrypto_a =~ m{/} && -e $libcrypto_a;
-
-my $skip_ossl;
-if (!$have_libcrypto_a) {
-    $skip_ossl = 'no libcrypto.a (install libssl-dev)';
+my $skip_ossl = missing('LIBCRYPTO_A');
+if (defined $skip_ossl) {
 } elsif (!-x $ossl || !-x $ours) {
     result(0, "$ossl and $ours are built (run make tests)");
     $skip_ossl = 'dumpers not built';
@@ -175,8 +170,8 @@ my @models = (
 );
 my @qemu_values = (undef, '~0x1000000:~0x20');
 
-my $qemu = in_path('qemu-x86_64');
-my $skip_qemu = !defined $qemu ? 'no qemu-x86_64 (install qemu-user)'
+my $qemu = tool('QEMU_X86_64');
+my $skip_qemu = !defined $qemu ? missing('QEMU_X86_64')
               : defined $skip_ossl ? $skip_ossl
               : undef;
 for my $model (@models) {

@@ -21,13 +21,13 @@ use FindBin;
 use POSIX qw(_exit);
 use Time::HiRes qw(time);
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result finish in_path);
+use ImplRuns qw(result finish);
+use Toolchain qw(missing);
 
 my $build = $ENV{BUILD} // 'build';
 my $time  = $ENV{FUZZ_TIME} // 10;
 my $jobs  = $ENV{FUZZ_JOBS} // 2;
 my $runs  = $ENV{FUZZ_RUNS};
-my $cc    = $ENV{FUZZ_CC} // 'clang';
 
 # Target => libFuzzer's longest input.  The constant-time AES core is slow,
 # so fuzz_aes_cores gets shorter data to keep its execution rate up.
@@ -98,26 +98,13 @@ sub seeds {
 }
 
 # --- availability ----------------------------------------------------------
-# Why the targets cannot be built here, or undef if they can.
-sub unbuildable {
-    return "$cc not installed (apt-get install clang)" unless in_path($cc);
-    my ($fh, $src) = tempfile(SUFFIX => '.c', UNLINK => 1);
-    print $fh "int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)"
-            . " { return !d + !n; }\n";
-    close $fh;
-    my $rc = system("$cc -fsanitize=fuzzer,address,undefined -o /dev/null $src"
-                    . " >/dev/null 2>&1");
-    return $rc == 0 ? undef
-         : "$cc cannot link -fsanitize=fuzzer (no libFuzzer runtime:"
-           . " apt-get install libclang-rt-14-dev)";
-}
-
-my @missing = grep { !-x "$build/fuzz/$_" } @targets;
-my $skip = @missing ? unbuildable() : undef;
+# The build's probe decides; with the tools there, a missing target fails below.
+my $skip = missing('FUZZ');
 if (defined $skip) {
     result(1, "$_: libFuzzer run", "SKIP $skip") for @targets;
     finish();
 }
+my @missing = grep { !-x "$build/fuzz/$_" } @targets;
 for my $t (@missing) {
     result(0, "$t: $build/fuzz/$t is missing (run make tests)");
 }

@@ -17,6 +17,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish);
+use Toolchain qw(tool missing);
 use X86Disasm ();
 use Capture qw(capture);
 
@@ -27,38 +28,31 @@ my $corpus = "$root/test/x86asm/corpus.pl";
 my $dir    = tempdir(CLEANUP => 1);
 
 sub have { my ($cmd) = @_; return !system("command -v $cmd >/dev/null 2>&1") }
-sub which { my ($cmd) = @_; my $p = `command -v $cmd 2>/dev/null`; chomp $p; return $p }
 sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # --- the ELF program under qemu-i386 ------------------------------------------
 my $elf_bin = "$build/test/x86asm/corpus_elf";
-if (!have('qemu-i386')) {
-    result(1, 'corpus_elf under qemu-i386', 'SKIP qemu-i386 not installed (qemu-user)');
-} elsif (!-x $elf_bin) {
-    result(1, 'corpus_elf under qemu-i386', 'SKIP not built: gcc -m32 missing (gcc-multilib)');
+if (my $why = missing('QEMU_I386', 'CC32')) {
+    result(1, 'corpus_elf under qemu-i386', "SKIP $why");
 } else {
-    run_child('corpus_elf (32-bit ELF) under qemu-i386', {}, which('qemu-i386'), $elf_bin);
+    run_child('corpus_elf (32-bit ELF) under qemu-i386', {}, tool('QEMU_I386'), $elf_bin);
 }
 # The other flavours' code, retargeted to ELF (test/x86asm/flavour_to_elf.pl).
 for my $fl (qw(macosx coff win32n)) {
     my $bin = "$build/test/x86asm/corpus_$fl-elf";
     my $desc = "$fl code retargeted to ELF (corpus_$fl-elf) under qemu-i386";
-    if (!have('qemu-i386')) {
-        result(1, $desc, 'SKIP qemu-i386 not installed (qemu-user)');
-    } elsif (!-x $bin) {
-        result(1, $desc, 'SKIP not built: ' . ($fl eq 'win32n' && !have('nasm') ? 'nasm' : 'gcc -m32 (gcc-multilib)')
-                         . ' missing');
+    if (my $why = missing('QEMU_I386', 'CC32', $fl eq 'win32n' ? 'NASM' : ())) {
+        result(1, $desc, "SKIP $why");
     } else {
-        run_child($desc, {}, which('qemu-i386'), $bin);
+        run_child($desc, {}, tool('QEMU_I386'), $bin);
     }
 }
 
 # --- the Win32 programs link ---------------------------------------------------
 for my $fl (qw(coff win32n)) {
     my $exe = "$build/test/x86asm/corpus_$fl.exe";
-    if (!have('i686-w64-mingw32-gcc') || ($fl eq 'win32n' && !have('nasm'))) {
-        result(1, "$fl: Win32 program links", 'SKIP ' . (have('i686-w64-mingw32-gcc')
-               ? 'nasm not installed' : 'i686-w64-mingw32-gcc not installed (gcc-mingw-w64-i686)'));
+    if (my $why = missing('MINGW32', $fl eq 'win32n' ? 'NASM' : ())) {
+        result(1, "$fl: Win32 program links", "SKIP $why");
         next;
     }
     my (undef, $f) = have('llvm-objdump') ? capture('llvm-objdump', '-f', $exe) : (0, 'pei-i386');

@@ -29,6 +29,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
+use Toolchain qw(tool missing);
 use X86Disasm qw(functions);
 use Capture qw(capture);
 
@@ -57,11 +58,9 @@ my $NO_SSE = '~0x2000000:~0';
 sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # --- the -m32 builds under qemu-i386 ----------------------------------------------
-my $qemu = in_path('qemu-i386');
-my $built = -x "$m32/small/kat_aes";
-if (!$qemu || !$built) {
-    result(1, 'aes-586 -m32 builds under qemu-i386', 'SKIP ' . (!$qemu
-           ? 'qemu-i386 not installed (qemu-user)' : "not built: gcc -m32 missing (gcc-multilib)"));
+my $qemu = tool('QEMU_I386');
+if (my $why = missing('QEMU_I386', 'CC32')) {
+    result(1, 'aes-586 -m32 builds under qemu-i386', "SKIP $why");
 } else {
     local $ENV{VECTORS} = $vectors;
     for my $v (@VARIANTS) {
@@ -95,6 +94,10 @@ if (!$qemu || !$built) {
     # Win32's absolute addressing, nasm's encoding.
     for my $v (@RETARGETED) {
         my $bin = "$m32/$v";
+        if ($v =~ /win32n/ and my $why = missing('NASM')) {
+            result(1, "$v (retargeted to ELF): vectors and random cases", "SKIP $why");
+            next;
+        }
         run_child("$v (retargeted to ELF): every AES vector file through the full T-tables (x86_full)",
                   { OPENSSL_ia32cap => undef }, $qemu, "$bin/kat_aes", '--impl', 'x86_full');
         run_child("$v (retargeted to ELF): every AES vector file through AES_* and the dispatcher (x86, MMX/SSE)",
@@ -185,13 +188,12 @@ for my $g (sort keys %GEN) {
 }
 
 my $ISA_RE = qr/^(AES_|aes586_|_aes586_)/;
-my $mingw = in_path('i686-w64-mingw32-gcc');
+my $mingw = tool('MINGW32');
 for my $g (sort keys %GEN) {
     # Win32 programs: link only.
     for my $fl (qw(coff win32n)) {
         if (!$mingw || !$obj{$g}{$fl}) {
-            result(1, "$g: $fl Win32 program links", 'SKIP ' . ($mingw ? "no $fl object (assembler missing)"
-                   : 'i686-w64-mingw32-gcc not installed (gcc-mingw-w64-i686)'));
+            result(1, "$g: $fl Win32 program links", 'SKIP ' . ($mingw ? "no $fl object (assembler missing)" : missing('MINGW32')));
             next;
         }
         my $exe = "$dir/$g.$fl.exe";

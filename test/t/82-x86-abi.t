@@ -21,23 +21,19 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result run_child finish in_path);
+use ImplRuns qw(result run_child finish);
+use Toolchain qw(tool missing);
 use File::Temp qw(tempdir);
 
 my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
-my $qemu  = in_path('qemu-i386');
+my $qemu  = tool('QEMU_I386');
+my $cc32  = tool('CC32');
 my $bin   = "$build/test/abi32";
-my $libgcc32 = `gcc -m32 -print-libgcc-file-name 2>/dev/null`;
-chomp $libgcc32;
 
 # A missing tool is a SKIP; a program missing with its tools there is a
 # failure (run_child reports it).
-sub skip_reason {
-    return 'qemu-i386 not installed (qemu-user)' unless $qemu;
-    return 'gcc -m32 cannot link (gcc-multilib)' unless $libgcc32 && -e $libgcc32;
-    return undef;
-}
+sub skip_reason { return missing('QEMU_I386', 'CC32') }
 
 sub under_qemu {
     my ($desc, $env, $prog, @args) = @_;
@@ -144,7 +140,7 @@ if (!-e "$root/crypto/aes/asm/aes-586.pl") {
         result(0, "$desc: the layer failed") or print "#   $gen";
     } else {
         my @objs = map { "$build/abi32/$_.o" } qw(layer_probe abi_cdecl trampoline_cdecl tap);
-        my $out = `as --32 --fatal-warnings -o $tmp/lp.o $src 2>&1 && gcc -m32 -no-pie -o $tmp/lp @objs $tmp/lp.o 2>&1 && $qemu $tmp/lp 2>&1`;
+        my $out = `as --32 --fatal-warnings -o $tmp/lp.o $src 2>&1 && $cc32 -no-pie -o $tmp/lp @objs $tmp/lp.o 2>&1 && $qemu $tmp/lp 2>&1`;
         my @ok = $out =~ /^ok \d+ - \w+: CFI right at all/mg;
         result($? == 0 && @ok == 3, "$desc: each probe run unwinds right at every instruction")
             or print map { "#   $_\n" } grep { /^not ok|^#/ } split /\n/, $out;

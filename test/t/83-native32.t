@@ -13,15 +13,13 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
 use lib "$FindBin::Bin/../../bench/x86mca";
-use ImplRuns qw(result finish in_path);
+use ImplRuns qw(result finish);
+use Toolchain qw(missing);
 use Replay64;
 
 my $build = $ENV{BUILD} // 'build';
 my $b32 = "$build/bench32";
-my $libgcc32 = `gcc -m32 -print-libgcc-file-name 2>/dev/null`;
-chomp $libgcc32;
-my $why = !in_path('qemu-i386') ? 'qemu-i386 not installed (qemu-user)'
-        : !($libgcc32 && -e $libgcc32) ? 'gcc -m32 cannot link (gcc-multilib)' : undef;
+my $why = missing('QEMU_I386', 'CC32');
 
 my $nosse = 'ia32cap=~0x2000000:~0';
 my @specs = ("c=$b32/trace32_c",

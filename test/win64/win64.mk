@@ -9,7 +9,7 @@ W64_C_OBJS := $(patsubst %.c,$(W64LIB)/%.o,$(COMMON_SRCS) $(CORE_table))
 
 $(W64LIB)/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
-	$(MINGW_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(WARN) -O2 -c $< -o $@
+	$(MINGW64_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(WARN) -O2 -c $< -o $@
 
 $(W64LIB)/asm/%.mingw64.s: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
@@ -18,7 +18,7 @@ $(W64LIB)/asm/%.nasm.asm: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) nasm $@
 $(W64LIB)/asm/%.mingw64.o: $(W64LIB)/asm/%.mingw64.s
-	x86_64-w64-mingw32-as --fatal-warnings -o $@ $<
+	$(MINGW64_AS) --fatal-warnings -o $@ $<
 $(W64LIB)/asm/%.nasm.o: $(W64LIB)/asm/%.nasm.asm
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
 .PRECIOUS: $(W64LIB)/asm/%.s $(W64LIB)/asm/%.asm
@@ -27,17 +27,15 @@ $(W64LIB)/asm/%.nasm.o: $(W64LIB)/asm/%.nasm.asm
 w64_asm_objs = $(foreach m,$(ASM_MODULES),$(W64LIB)/asm/$(m).$(1).o)
 $(W64)/libcrypto-asm-%.a: $(W64_C_OBJS) $$(call w64_asm_objs,$$*)
 	rm -f $@
-	x86_64-w64-mingw32-ar rcs $@ $^
+	$(MINGW64_AR) rcs $@ $^
 
 $(W64)/module_abi.c.o: test/abi/module_abi.c test/abi/abi_check.h
 	@mkdir -p $(@D)
-	$(MINGW_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(W64_CFLAGS) -c $< -o $@
+	$(MINGW64_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(W64_CFLAGS) -c $< -o $@
 $(W64)/module_abi_%.exe: $(W64)/module_abi.c.o $(W64)/trampoline_win64.%.o \
     $(W64)/abi_win64.c.o $(W64)/tap.c.o $(W64)/libcrypto-asm-%.a
-	$(MINGW_CC) -o $@ $^
+	$(MINGW64_CC) -o $@ $^
 
-ifneq ($(shell command -v $(MINGW_CC) 2>/dev/null),)
-ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+ifeq ($(HAVE_WIN64),yes)
 tests: $(W64)/module_abi_mingw64.exe $(W64)/module_abi_nasm.exe
-endif
 endif

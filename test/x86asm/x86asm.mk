@@ -9,8 +9,6 @@
 
 PERLASM_X86 := perlasm/x86asm.pl $(wildcard perlasm/lib/X86/*.pm perlasm/lib/X86/Emit/*.pm perlasm/lib/Common/*.pm)
 X86A        := $(BUILD)/x86asm
-CC32        ?= gcc -m32
-MINGW32_CC  ?= i686-w64-mingw32-gcc
 X86_CORPUS  := test/x86asm/corpus.pl
 .PRECIOUS: $(X86A)/%.s $(X86A)/%.asm
 
@@ -30,9 +28,9 @@ $(X86A)/corpus.win32n.asm: $(X86_CORPUS) $(PERLASM_X86)
 $(X86A)/corpus.elf.o: $(X86A)/corpus.elf.s
 	as --32 --fatal-warnings -o $@ $<
 $(X86A)/corpus.macosx.o: $(X86A)/corpus.macosx.s
-	clang -target i386-apple-macos10.13 -Werror -c -x assembler -o $@ $<
+	$(CLANG) -target i386-apple-macos10.13 -Werror -c -x assembler -o $@ $<
 $(X86A)/corpus.coff.o: $(X86A)/corpus.coff.s
-	i686-w64-mingw32-as --fatal-warnings -o $@ $<
+	$(MINGW32_AS) --fatal-warnings -o $@ $<
 $(X86A)/corpus.win32n.o: $(X86A)/corpus.win32n.asm
 	$(NASM) -f win32 -Wall -Werror -o $@ $<
 
@@ -59,24 +57,19 @@ $(BUILD)/test/x86asm/corpus_%-elf: test/x86asm/corpus_main.c $(X86A)/corpus.%-el
 	@mkdir -p $(@D)
 	$(CC32) $(WARN) -O2 -no-pie -o $@ $^
 
-# gcc -m32 needs the 32-bit libgcc and C headers (gcc-multilib): probe by
-# compiling, since libgcc alone can be present without the headers.
-HAVE_CC32 := $(shell printf '\043include <stdint.h>\nint main(void){return 0;}\n' | $(CC32) -x c -o /dev/null - 2>/dev/null && echo yes)
 ifeq ($(HAVE_CC32),yes)
 tests: $(BUILD)/test/x86asm/corpus_elf $(BUILD)/test/x86asm/corpus_macosx-elf \
        $(BUILD)/test/x86asm/corpus_coff-elf
-ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+ifeq ($(HAVE_NASM),yes)
 tests: $(BUILD)/test/x86asm/corpus_win32n-elf
 endif
 endif
-ifneq ($(shell command -v clang 2>/dev/null),)
+ifeq ($(HAVE_CLANG),yes)
 tests: $(X86A)/corpus.macosx.o
 endif
-ifneq ($(shell command -v $(MINGW32_CC) 2>/dev/null),)
-ifneq ($(shell command -v i686-w64-mingw32-as 2>/dev/null),)
+ifeq ($(HAVE_MINGW32),yes)
 tests: $(BUILD)/test/x86asm/corpus_coff.exe
-endif
-ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+ifeq ($(HAVE_NASM),yes)
 tests: $(BUILD)/test/x86asm/corpus_win32n.exe
 endif
 endif

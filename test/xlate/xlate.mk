@@ -30,20 +30,18 @@ tests: $(BUILD)/test/xlate/frames_elf
 
 # Win64: the same driver and corpus, mingw64 and nasm flavours.
 $(XL)/%.mingw64.o: $(XL)/%.mingw64.s
-	x86_64-w64-mingw32-as --fatal-warnings -o $@ $<
+	$(MINGW64_AS) --fatal-warnings -o $@ $<
 $(XL)/%.nasm.o: $(XL)/%.nasm.asm
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
 $(XL)/frame_main.c.o: test/xlate/frame_main.c test/abi/abi_check.h
 	@mkdir -p $(@D)
-	$(MINGW_CC) $(W64_CFLAGS) -c $< -o $@
+	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 # Each flavour's corpus runs with that flavour's trampoline.
 $(BUILD)/test/xlate/frames_%.exe: $(XL)/frame_main.c.o $(XL)/frame_corpus.%.o \
     $(W64)/trampoline_win64.%.o $(addprefix $(W64)/,abi_win64.c.o tap.c.o)
 	@mkdir -p $(@D)
-	$(MINGW_CC) -o $@ $^
+	$(MINGW64_CC) -o $@ $^
 
-ifneq ($(shell command -v $(MINGW_CC) 2>/dev/null),)
-ifneq ($(shell command -v $(NASM) 2>/dev/null),)
+ifeq ($(HAVE_WIN64),yes)
 tests: $(BUILD)/test/xlate/frames_mingw64.exe $(BUILD)/test/xlate/frames_nasm.exe
-endif
 endif
