@@ -2,12 +2,13 @@
 # The 64-bit perlasm layer: translates perlasm text (AT&T syntax, OpenSSL's
 # dialect plus our frame helper) for one assembler flavour.
 #
-#   perl perlasm/x86_64-xlate.pl FLAVOUR OUTPUT < input
-#   perl module.pl FLAVOUR OUTPUT        (a module pipes its text here)
+#   perl perlasm/x86_64-xlate.pl [FLAVOUR] [COMPILER-FLAGS...] [OUTPUT] < input
+#   perl module.pl FLAVOUR [COMPILER-FLAGS...] OUTPUT   (a module pipes here)
 #
 # FLAVOUR: elf, macosx, mingw64, nasm, masm.  An OUTPUT ending in .asm
 # with no flavour, or with flavour "auto", selects nasm.  Output "-" is
-# standard output.  Errors name the input line and leave no output file.
+# standard output (see X64::CommandLine, --help).  Errors name the input
+# line and leave no output file.
 #
 # Stages: X64::Parser (a line into statements), X64::Translate (ABI, frame
 # helper, unwind state, Win64 tables), X64::Emit::<Flavour> (text).
@@ -16,34 +17,14 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use X64::Translate;
+use X64::CommandLine ();
 use Common::Output qw(write_atomic);
 
-my %EMITTER = (
-    elf     => 'X64::Emit::Elf',
-    macosx  => 'X64::Emit::MachO',
-    mingw64 => 'X64::Emit::Mingw64',
-    nasm    => 'X64::Emit::Nasm',
-    masm    => 'X64::Emit::Masm',
-);
-
-sub usage {
-    print STDERR "usage: $0 FLAVOUR OUTPUT < input\n"
-        . "  FLAVOUR: " . join(', ', sort keys %EMITTER) . "\n";
-    exit 2;
-}
-
-my ($flavour, $output) = @ARGV;
-usage() unless defined $flavour && @ARGV <= 2;
-if (!defined $output && $flavour =~ /\./) {   # OUTPUT alone
-    ($output, $flavour) = ($flavour, 'auto');
-}
-$flavour = 'nasm' if $flavour eq 'auto' && defined $output && $output =~ /\.asm$/;
-my $class = $EMITTER{$flavour};
-if (!$class) {
-    print STDERR "$0: unknown flavour \"$flavour\" (expected one of "
-        . join(', ', sort keys %EMITTER) . ")\n";
-    exit 2;
-}
+# Flavour, compiler flags (ignored), output: see X64::CommandLine.
+my ($flavour, $output) = X64::CommandLine::parse(\@ARGV,
+    'Translates perlasm text (AT&T syntax) for one assembler flavour.', 'INPUT');
+$output //= '-';
+my $class = X64::CommandLine::emitter($flavour);
 (my $file = $class) =~ s{::}{/}g;
 require "$file.pm";
 
@@ -73,7 +54,7 @@ if (!defined $text) {
 }
 
 # Temporary beside the target, renamed into place: never a partial file.
-if (defined(my $why = write_atomic($output // '-', $text))) {
+if (defined(my $why = write_atomic($output, $text))) {
     print STDERR "$0: cannot write $output: $why\n";
     exit 1;
 }

@@ -1,14 +1,15 @@
 # The 32-bit perlasm API.  A module script does
 #
 #   push(@INC, "$dir/../../../perlasm");  require "x86asm.pl";
-#   &asm_init($ARGV[0], $x86only = $ARGV[$#ARGV] eq "386");
+#   &asm_init($ARGV[0], $x86only = $ARGV[$#ARGV] eq "386");   # reads @ARGV
 #   &function_begin("f");  &mov("eax", &wparam(0));  ...  &function_end("f");
 #   &asm_finish();
 #
-# and is run as  perl module.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2] [386] OUTPUT
-# FLAVOUR: elf, macosx, coff (GNU as), win32n (nasm).  Instructions are
-# called by name (&add, &movdqu, ...) and checked against X86::ISA; any
-# error names the module's line and exits 1 before anything is written.
+# and is run as  perl module.pl FLAVOUR [COMPILER-FLAGS...] [386] [OUTPUT]
+# (see asm_init, or --help).  FLAVOUR: elf, macosx, coff (GNU as), win32n
+# (nasm).  Instructions are called by name (&add, &movdqu, ...) and checked
+# against X86::ISA; any error names the module's line and exits 1 before
+# anything is written.
 # The output is written in asm_finish, to a temporary renamed into place.
 #
 # A function named with a leading "_" is private (a local symbol, no
@@ -32,51 +33,90 @@ use X86::Program;
 use X86::Operand ();
 use X86::Diag ();
 use Common::Output ();
+use Common::CommandLine ();
 
-my %BACKEND = (
-    elf    => 'X86::Emit::Gas',
-    macosx => 'X86::Emit::Gas',
-    coff   => 'X86::Emit::Gas',
-    win32n => 'X86::Emit::Nasm',
-);
+my @FLAVOURS = qw(elf macosx coff win32n);
+my %BACKEND = map { $_ => ($_ eq 'win32n' ? 'X86::Emit::Nasm' : 'X86::Emit::Gas') } @FLAVOURS;
 
 my ($program, $emitter, $output);
 our ($elf, $macosx, $coff, $win32, $win32n, $pic, $sse2, $x86only);
 
-sub usage_error {
-    my ($msg) = @_;
-    print STDERR "$0: $msg\nusage: perl $0 FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2] [386] OUTPUT\n"
-        . "  FLAVOUR: " . join(', ', sort keys %BACKEND) . "\n";
-    exit 2;
-}
-
 sub prog { return $program || X86::Diag::fail("asm_init has not been called") }
 
+# asm_init(FLAVOUR, CPU386[, PREFIX => \%SWITCHES]) is OpenSSL's call; the
+# layer reads the whole command line itself (Common::CommandLine's rule):
+#   perl MODULE.pl FLAVOUR [COMPILER-FLAGS...] [386] [OUTPUT]
+# so FLAVOUR (normally $ARGV[0]) is not used.  "386" anywhere, or CPU386,
+# drops MMX/SSE; -fPIC, -fpic or -KPIC (any case, as OpenSSL's layer reads
+# them) ask for position-independent ELF code; -DOPENSSL_IA32_SSE2 sets
+# $sse2; other compiler flags change nothing.  A module's own switches
+# -DPREFIXNAME[=N] set $SWITCHES{NAME} to N (a number; bare: 1).
 sub asm_init {
-    my ($flavour, $cpu386) = @_;
-    usage_error("no flavour given") unless defined $flavour;
-    my $class = $BACKEND{$flavour} or usage_error("unknown flavour \"$flavour\"");
-    my @args = @ARGV;
-    shift @args if @args && $args[0] eq $flavour;
-    my @files = grep { !/^-/ && $_ ne '386' } @args;
-    usage_error("no output file given") unless @files;
-    usage_error("more than one output: @files") if @files > 1;
-    $output = $files[0];
-    for (grep { /^-/ } @args) {
-        usage_error("unknown option \"$_\"") unless /^-(fPIC|DOPENSSL_IA32_SSE2|D\w+(=\S*)?)$/;
-    }
-    $pic  = (grep { $_ eq '-fPIC' } @args) ? 1 : 0;
-    $sse2 = (grep { $_ eq '-DOPENSSL_IA32_SSE2' } @args) ? 1 : 0;
-    $x86only = $cpu386 ? 1 : 0;
+    my (undef, $cpu386, %switches) = @_;
+    my $cl = command_line('Writes the ' . Common::CommandLine::module_name()
+                          . " module ($0) as 32-bit x86 assembly.", %switches);
+    set_switches($cl->{defines}, %switches);
+    my $flavour = $cl->{flavour};
+    $output = $cl->{output} // '-';
+    $pic  = (grep { /^-[fK]pic$/i } @{ $cl->{flags} }) ? 1 : 0;
+    $sse2 = exists $cl->{defines}{OPENSSL_IA32_SSE2} ? 1 : 0;
+    $x86only = ($cpu386 || $cl->{keywords}{386}) ? 1 : 0;
     $sse2 = 0 if $x86only;
     ($elf, $macosx, $coff, $win32n) = map { $flavour eq $_ ? 1 : 0 } qw(elf macosx coff win32n);
     $win32 = $coff || $win32n;
     # Mach-O i386 code is always position independent; ELF when asked.
     my $model = $macosx ? 'macho' : ($elf && $pic) ? 'got' : 'none';
+    my $class = $BACKEND{$flavour};
     (my $file = $class) =~ s{::}{/}g;
     require "$file.pm";
     $program = X86::Program->new(pic => $model, x86only => $x86only);
     $emitter = $class->new(flavour => $flavour, pic => $model);
+}
+
+# The parsed command line (exits with usage or an error line if it is bad).
+sub command_line {
+    my ($about, %switches) = @_;
+    my $usage = <<"EOT";
+usage: perl @{[ Common::CommandLine::program() ]} FLAVOUR [COMPILER-FLAGS...] [386] [OUTPUT]
+$about
+  FLAVOUR         @{[ join(', ', @FLAVOURS) ]}
+  -fPIC, -fpic    position-independent code (ELF; Mach-O always is); also -KPIC
+  -DOPENSSL_IA32_SSE2
+                  the module may use SSE2
+  386             no MMX/SSE instruction at all
+  COMPILER-FLAGS  any other flag OpenSSL's build passes (-m32, -O3, -Wall,
+                  -pthread, -Wa,--noexecstack, -I., -DNAME, ...): no effect
+EOT
+    for my $prefix (sort keys %switches) {
+        $usage .= "  -D${prefix}NAME[=N]  this module's switches (another NAME is an error):\n"
+            . "                  @{[ sort keys %{ $switches{$prefix} } ]}\n";
+    }
+    return Common::CommandLine::parse(
+        args         => \@ARGV,
+        flavours     => \@FLAVOURS,
+        keywords     => ['386'],
+        need_flavour => 1,
+        usage        => $usage . Common::CommandLine::usage_tail(),
+        options      => '--help, -fPIC, -DOPENSSL_IA32_SSE2, other compiler flags -X..., 386',
+    );
+}
+
+# -DPREFIXNAME[=N] into $SWITCHES{NAME}; an unknown NAME or a value that is
+# not a number is an error.
+sub set_switches {
+    my ($defines, %switches) = @_;
+    for my $prefix (sort keys %switches) {
+        my $opt = $switches{$prefix};
+        for my $name (sort grep { /^\Q$prefix\E/ } keys %$defines) {
+            my $key = substr($name, length $prefix);
+            Common::CommandLine::fail("unknown switch -D$name (valid: "
+                . join(', ', map { "-D$prefix$_" } sort keys %$opt) . ")") unless exists $opt->{$key};
+            my $value = $defines->{$name};
+            Common::CommandLine::fail("-D$name=$value: the value must be a number")
+                unless $value =~ /^\d+$/;
+            $opt->{$key} = $value;
+        }
+    }
 }
 
 sub asm_finish {
@@ -122,6 +162,14 @@ sub QWP { X86::Operand::memory(8, @_) }
 # Indirect branches through memory.
 sub call_ptr { prog()->insn('call', @_) }
 sub jmp_ptr  { prog()->insn('jmp', @_) }
+
+# Run by itself, the layer only explains the command line of its modules.
+if (!caller) {
+    command_line('The command line of every module using this layer'
+                 . ' (perlasm/x86asm.pl, the 32-bit perlasm API).');
+    Common::CommandLine::fail('this is the 32-bit layer, it writes nothing by itself:'
+                              . ' run a module (perl MODULE.pl FLAVOUR ... OUTPUT)');
+}
 
 # Every other &name(...) is an instruction.
 our $AUTOLOAD;

@@ -270,7 +270,7 @@ if (in_path('objdump') && in_path('readelf') && $obj{small}{'elf-pic'} && $obj{'
 # --- errors ----------------------------------------------------------------------
 {
     my ($st, $msg) = capture($^X, $module, 'elf', '-DAES586_unrolled=1', "$dir/bad.s");
-    result($st != 0 && $msg =~ /unknown option AES586_unrolled/ && !-e "$dir/bad.s",
+    result($st != 0 && $msg =~ /unknown switch -DAES586_unrolled \(valid: / && !-e "$dir/bad.s",
            'an unknown -DAES586_ option is an error, no file');
 }
 

@@ -5,7 +5,8 @@
 # (perlasm/x86asm.pl).
 #
 #   perl crypto/aes/asm/aes-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2]
-#        [-DAES586_small_footprint=0|1] [-DAES586_<tuning>=N] [386] OUTPUT
+#        [-DAES586_small_footprint=0|1] [-DAES586_<tuning>=N] [386] [OUTPUT]
+#   (and any other compiler flag OpenSSL's build passes; --help)
 #
 # Variants, chosen when generating:
 #   small_footprint=1  the rounds are a loop (the default: about a third of
@@ -158,20 +159,16 @@ our %OPT = (
                               # (default: 1 with the round loop, 3 unrolled)
     cbc_thresh      => 512,   # AES_cbc_encrypt: full tables from this length
 );
-for (@ARGV) {
-    next unless /^-DAES586_(\w+)(?:=(\d+))?$/;
-    die "$0: unknown option AES586_$1 (known: @{[ sort keys %OPT ]})\n" unless exists $OPT{$1};
-    $OPT{$1} = $2 // 1;
-}
+# The layer reads the command line: it sets $x86only ("386" anywhere in
+# it) and puts -DAES586_NAME[=N] into $OPT{NAME}.
+our $x86only;
+&asm_init($ARGV[0], 0, AES586_ => \%OPT);
 $OPT{ror_weight} //= $OPT{small_footprint} ? 1 : 3;
 # The weight the round being generated is planned with: the two-block
 # rounds use 1 (measured natively: unrolled CBC decryption 7.28 c/B with
 # 1, 7.64 with 3; the one-block rounds are the other way round).
 our $ror_weight = $OPT{ror_weight};
 
-our $x86only;
-# "386" may stand before or after OUTPUT.
-&asm_init($ARGV[0], $x86only = (grep { $_ eq "386" } @ARGV) ? 1 : 0);
 &external_label("OPENSSL_ia32cap_P") unless $x86only;
 
 # ----------------------------------------------------------------- tables

@@ -1,9 +1,9 @@
-# For 64-bit module scripts: `perl module.pl FLAVOUR OUTPUT` prints perlasm
-# text on STDOUT, which this sends through x86_64-xlate.pl.
+# For 64-bit module scripts: `perl module.pl FLAVOUR [FLAGS...] OUTPUT` prints
+# perlasm text on STDOUT, which this sends through x86_64-xlate.pl.
 #
 #   use lib "$dir/../../../perlasm/lib";
 #   use X64::Module;
-#   X64::Module::pipe_output(@ARGV);   # dies with usage on bad arguments
+#   X64::Module::pipe_output(@ARGV);   # exits with usage or an error line on bad arguments
 #   print ".text\n...";
 #   X64::Module::finish();             # exit status of the translator
 package X64::Module;
@@ -12,32 +12,27 @@ use strict;
 use warnings;
 use File::Basename qw(dirname);
 use File::Spec;
+use Common::CommandLine ();
+use X64::CommandLine ();
 
 my $xlate = File::Spec->catfile(dirname(dirname(dirname(__FILE__))), 'x86_64-xlate.pl');
 my $piped;
 
-# OpenSSL's convention: flavour first, output last; either may be absent
-# (an output ending in .asm then means nasm, none means ELF to stdout).
+# The command line is X64::CommandLine's (flavour, compiler flags, output),
+# checked here, before the translator starts, so that a bad one is one
+# error line and exit 2, with no file written.
 sub pipe_output {
     my (@args) = @_;
-    # OpenSSL's build runs `perl MODULE.pl FLAVOUR $(CFLAGS...) OUTPUT`:
-    # compiler flags between flavour and output are accepted and unused,
-    # since nothing we generate depends on them.
-    if (@args > 2) {
-        my @flags = @args[1 .. $#args - 1];
-        my @bad = grep { !/^-/ } @flags;
-        die "$0: unexpected argument \"$bad[0]\"\n"
-            . "usage: $0 FLAVOUR [COMPILER-FLAGS...] [OUTPUT]\n" if @bad;
-        @args = ($args[0], $args[-1]);
-    }
-    my ($flavour, $output) = @args;
-    if (@args == 1 && $args[0] =~ m{[./]}) {      # OUTPUT alone
-        ($flavour, $output) = ($args[0] =~ /\.asm$/ ? "nasm" : "elf", $args[0]);
-    }
-    $flavour //= 'elf';
+    my ($flavour, $output) = X64::CommandLine::parse(\@args, 'Writes the '
+        . Common::CommandLine::module_name() . " module ($0) as assembly for one flavour.");
     my @cmd = ($^X, $xlate, $flavour, defined $output ? $output : '-');
     $ENV{PERLASM_SOURCE} //= $0;
     open(my $pipe, '|-', @cmd) or die "$0: cannot run $xlate: $!\n";
+    # Should the translator stop at an error, the module's later prints
+    # fail quietly and finish() returns its status, instead of SIGPIPE
+    # killing the module.  Set after the fork: the translator keeps the
+    # default.
+    $SIG{PIPE} = 'IGNORE';
     select $pipe;
     $piped = $pipe;
 }

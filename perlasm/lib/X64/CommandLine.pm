@@ -1,0 +1,61 @@
+# The 64-bit layer's command line, for x86_64-xlate.pl and (through
+# X64::Module) every 64-bit module:
+#   perl SCRIPT [FLAVOUR] [COMPILER-FLAGS...] [OUTPUT]
+# read by Common::CommandLine's rule.  Compiler flags are accepted and
+# ignored: nothing this layer generates depends on them.
+package X64::CommandLine;
+
+use strict;
+use warnings;
+use Common::CommandLine ();
+
+# Each flavour and the X64::Emit class that writes it, in the order the
+# usage and the errors name them.
+my @EMITTERS = (
+    elf     => 'X64::Emit::Elf',
+    macosx  => 'X64::Emit::MachO',
+    mingw64 => 'X64::Emit::Mingw64',
+    nasm    => 'X64::Emit::Nasm',
+    masm    => 'X64::Emit::Masm',
+);
+my %EMITTER = @EMITTERS;
+my @FLAVOURS = @EMITTERS[ grep { $_ % 2 == 0 } 0 .. $#EMITTERS ];
+
+sub emitter { return $EMITTER{ $_[0] } }
+
+# parse(ARGS, ABOUT, INPUT) -> (FLAVOUR, OUTPUT or undef for stdout).
+# ABOUT is the usage's description line; INPUT names what is read on
+# stdin, if anything.  Exits with usage or an error line when ARGS are bad.
+sub parse {
+    my ($args, $about, $input) = @_;
+    my $cl = Common::CommandLine::parse(
+        args       => $args,
+        flavours   => [ @FLAVOURS, 'auto' ],
+        file_first => 1,
+        usage      => usage($about, $input),
+        options    => '--help, compiler flags -X..., FLAVOUR, OUTPUT',
+    );
+    my ($flavour, $output) = @$cl{qw(flavour output)};
+    # OpenSSL's convention: no flavour (or "auto") and OUTPUT *.asm is nasm.
+    if (!defined $flavour || $flavour eq 'auto') {
+        $flavour = defined $output && $output =~ /\.asm$/ ? 'nasm' : 'elf';
+    }
+    return ($flavour, $output);
+}
+
+sub usage {
+    my ($about, $input) = @_;
+    my $name = Common::CommandLine::program();
+    my $stdin = defined $input ? " < $input" : '';
+    return <<"EOT" . Common::CommandLine::usage_tail();
+usage: perl $name [FLAVOUR] [COMPILER-FLAGS...] [OUTPUT]$stdin
+$about
+  FLAVOUR         @{[ join(', ', @FLAVOURS) ]}; none or "auto": nasm if
+                  OUTPUT ends in .asm, otherwise elf
+  COMPILER-FLAGS  the flags OpenSSL's build passes (-DNAME, -Iinclude,
+                  -fPIC, -m64, -O3, -Wall, -Wa,--noexecstack, -pthread, ...):
+                  accepted and ignored, the output does not depend on them
+EOT
+}
+
+1;
