@@ -1,6 +1,7 @@
 #!/usr/bin/env perl
-# AES with the AES-NI instructions for x86_64, exporting OpenSSL's
-# aesni_* names and prototypes (DESIGN.md section 3):
+# AES with the AES-NI instructions for x86_64, exporting OpenSSL 3.0's
+# aesni_* names and prototypes (what OpenSSL needs from this module is
+# listed in tools/openssl-symbols/aesni-x86_64.txt):
 #
 #   aesni_set_encrypt_key / aesni_set_decrypt_key   key schedules
 #   aesni_encrypt / aesni_decrypt                   one block
