@@ -34,7 +34,7 @@ endif
 
 # --- the library -----------------------------------------------------------
 # Assembly modules (x86_64, ELF).  NO_ASM=1 builds the portable C only.
-PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm)
+PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm perlasm/lib/Common/*.pm)
 # NOASM_SRCS: C that stands in for what the modules provide; ASM_C_SRCS:
 # C glue the modules need.
 ifeq ($(NO_ASM),)
