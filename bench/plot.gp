@@ -13,7 +13,7 @@ if (!exists("csv")) csv = 'bench.csv'
 if (!exists("out")) out = 'bench.png'
 
 # awk condition picking the rows of a panel (CSV fields: 1 table, 2 mode,
-# 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte).
+# 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte, 8 mb_per_s).
 # The smallest key size of mode m.
 bits(m) = system(sprintf( \
     "awk -F, 'NR > 1 && $2 == \"%s\" { print $3 }' '%s' | sort -n | head -n 1", \
