@@ -172,19 +172,7 @@ test: test-deps
 	BUILD=$(BUILD) VECTORS=$(VECTORS) prove -v test/t/
 
 # --- benchmark -------------------------------------------------------------
-BENCH := $(BUILD)/bench/bench
-.PHONY: bench-bin
-bench-bin: $(BENCH)
-
-$(BENCH): $(BUILD)/obj/bench/bench.o $(TEST_LIB_OBJS) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
-
-bench: $(BENCH) test-deps
-	$(BENCH) $(BENCH_ARGS)
-	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS))
-	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
-	@$(MAKE) --no-print-directory bench-x86mca
+include bench/bench.mk
 
 # --- the newcomer's path on a fresh Debian ----------------------------------
 .PHONY: fresh-check

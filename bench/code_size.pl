@@ -14,11 +14,10 @@ for my $obj (@ARGV) {
     die "$0: nm failed on $obj\n" if $?;
     my ($module) = $obj =~ m{([^/]+)\.o$};
     print "  $module\n";
-    for (sort { (split ' ', $a)[3] cmp (split ' ', $b)[3] } @syms) {
-        my ($addr, $size, $type, $name) = split;
-        next unless defined $name && $type eq 'T';
-        printf "    %-36s %6d\n", $name, hex $size;
-    }
+    # "ADDRESS SIZE T NAME"; aliases such as asm_AES_encrypt have no size
+    # (three fields) and are left out.
+    my %size = map { /^\S+\s+(\S+)\s+T\s+(\S+)$/ ? ($2 => hex $1) : () } @syms;
+    printf "    %-36s %6d\n", $_, $size{$_} for sort keys %size;
     for (`readelf -S -W "$obj"`) {
         printf "    %-36s %6d\n", "tables (.rodata)", hex $1
             if /\.rodata\s+PROGBITS\s+\S+\s+\S+\s+(\S+)/;

@@ -1,6 +1,7 @@
 # Draws a benchmark CSV as one PNG: cycles/byte against buffer size (log x),
 # one line per path (each implementation and each OpenSSL column); one panel
-# per AES mode at 128-bit keys, and SHA-1 with update size = block size.
+# per AES mode at its smallest key size in the CSV (128 bits unless
+# --keybits left it out), and SHA-1 with update size = block size.
 #
 #   build/bench/bench --csv bench.csv
 #   gnuplot -e "csv='bench.csv'; out='bench.png'" bench/plot.gp
@@ -11,10 +12,14 @@
 if (!exists("csv")) csv = 'bench.csv'
 if (!exists("out")) out = 'bench.png'
 
-# awk condition picking the rows of a panel (CSV fields:
-# 1 table, 2 mode, 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte).
+# awk condition picking the rows of a panel (CSV fields: 1 table, 2 mode,
+# 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte, 8 mb_per_s).
+# The smallest key size of mode m.
+bits(m) = system(sprintf( \
+    "awk -F, 'NR > 1 && $2 == \"%s\" { print $3 }' '%s' | sort -n | head -n 1", \
+    m, csv))
 rows(m) = (m eq 'sha1') ? sprintf('$2 == "%s" && $4 == $5', m) \
-                        : sprintf('$2 == "%s" && $3 == 128', m)
+                        : sprintf('$2 == "%s" && $3 == %s', m, bits(m))
 # Distinct values of field f over the rows matching cond, in file order.
 distinct(f, cond) = system(sprintf( \
     "awk -F, 'NR > 1 && %s && !seen[$%d]++ { print $%d }' '%s'", \
@@ -45,7 +50,7 @@ set ylabel 'cycles/byte'
 set grid
 set key top right
 do for [m in modes] {
-    set title (m eq 'sha1') ? 'sha1 (update = block)' : m . ' AES-128'
+    set title (m eq 'sha1') ? 'sha1 (update = block)' : m . ' AES-' . bits(m)
     paths = distinct(6, rows(m))
     plot for [p in paths] series(m, p) using 1:2 with linespoints title p
 }

@@ -1,0 +1,44 @@
+# Included by the Makefile: the benchmark.  `make bench` prints the tables
+# (options in BENCH_ARGS, e.g. BENCH_ARGS="--mode cbc --size 1024"; see
+# `build/bench/bench --help`), writes them as CSV to $(BENCH_CSV) and, where
+# gnuplot is installed, draws $(BENCH_PNG); then the code sizes and the
+# 32-bit estimates (bench/x86mca/x86mca.mk).  It installs nothing: each part
+# this machine cannot run says so in one line and what would enable it.
+BENCH      := $(BUILD)/bench/bench
+BENCH_SRCS := bench/bench.c bench/options.c bench/plan.c bench/child.c \
+              bench/report.c bench/tsc.c
+BENCH_OBJS := $(call objs_of,obj,$(BENCH_SRCS))
+BENCH_CSV  := $(BUILD)/bench/bench.csv
+BENCH_PNG  := $(BUILD)/bench/bench.png
+GNUPLOT    ?= gnuplot
+BENCH_ARGS ?=
+
+.PHONY: bench-bin bench-plot
+bench-bin: $(BENCH)
+
+$(BENCH): $(BENCH_OBJS) $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJS) $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
+
+# The last run's CSV is removed first: a run that writes none
+# (BENCH_ARGS=--list) leaves nothing stale to plot.
+bench: $(BENCH)
+	@rm -f $(BENCH_CSV)
+	$(BENCH) --csv $(BENCH_CSV) $(BENCH_ARGS)
+	@$(MAKE) --no-print-directory bench-plot
+	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS),echo "x86_64 code size skipped: a NO_ASM build has no assembly")
+	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
+	@$(MAKE) --no-print-directory bench-x86mca
+
+# The plot of the last `make bench`, written beside it and renamed into
+# place, so a failed gnuplot leaves no partial PNG.
+bench-plot:
+	@if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
+	    echo "plot skipped: no gnuplot (install gnuplot to draw $(BENCH_PNG) from $(BENCH_CSV))"; \
+	elif [ ! -s $(BENCH_CSV) ]; then \
+	    echo "plot skipped: no $(BENCH_CSV) (run make bench)"; \
+	else \
+	    $(GNUPLOT) -e "csv='$(BENCH_CSV)'; out='$(BENCH_PNG).tmp'" bench/plot.gp && \
+	    mv $(BENCH_PNG).tmp $(BENCH_PNG) && echo "plot: $(BENCH_PNG)" || \
+	    { rm -f $(BENCH_PNG).tmp; exit 1; }; \
+	fi

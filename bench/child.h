@@ -1,0 +1,21 @@
+/*
+ * The measuring side: a child process the parent started (bench.c) with
+ * OPENSSL_ia32cap set for one implementation.  It checks that
+ * implementation's output against OpenSSL's (against the C code when
+ * OpenSSL is not loaded, or for LRW), then times both, and writes each
+ * figure to stdout (report_emit).
+ *
+ * Roles (o->child_role, o->child_name):
+ *   aes NAME     AES entry NAME next to OpenSSL, in every selected mode
+ *   ossl LABEL   OpenSSL alone, reported as "openssl@LABEL"
+ *   sha1 NAME    SHA-1 entry NAME next to OpenSSL; NAME "-": OpenSSL alone
+ */
+#ifndef BENCH_CHILD_H
+#define BENCH_CHILD_H
+
+#include "options.h"
+
+/* Returns the exit status; failures exit 3 through bench_fail(). */
+int child_main(const struct bench_options *o);
+
+#endif

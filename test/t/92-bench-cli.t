@@ -1,0 +1,286 @@
+#!/usr/bin/perl
+# The benchmark's command line (build/bench/bench) and bench/code_size.pl:
+#  - --help exits 0 and names every option;
+#  - --list names exactly the registry's implementations (as the KAT
+#    programs list them), C included, and every mode; each name it lists
+#    is accepted by --impl, which then selects that name only;
+#  - an unknown implementation, mode, option, a bad size, key size or
+#    --seconds, a missing value: exit 2, one line naming the bad word, no
+#    CSV file left behind;
+#  - an implementation this CPU cannot run (AES-NI masked off) is named
+#    as skipped, with the feature it lacks;
+#  - tiny real runs: the table row has c/B and MB/s whose product is the
+#    TSC frequency in the header (within the printed rounding); the CSV
+#    has the header and exactly the rows the options select, positive
+#    figures, c/B x MB/s = MHz; comma lists and repeated options give
+#    the cross product for every implementation this CPU runs;
+#  - without a usable libcrypto.so.3 (a stand-in without its symbols on
+#    LD_LIBRARY_PATH): one line says so, our figures come without ratios;
+#  - bench/code_size.pl prints every module's functions with no warning.
+# Speed itself is never judged: only shapes and consistency.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Temp qw(tempdir);
+use Capture qw(capture);
+use ImplRuns qw(result registry finish);
+
+my $build = $ENV{BUILD} // 'build';
+my $root  = "$FindBin::Bin/../..";
+my $bench = "$build/bench/bench";
+my $dir   = tempdir(CLEANUP => 1);
+# OpenSSL's table-based path; entries that need no CPU feature and are not
+# already measured under it get an extra OpenSSL column on that path.
+my $table_mask = '~0x200020200000000:~0';
+# Clears AES-NI (word 1 bit 25) for the skip check.
+my $no_aesni = '~0x200000000000000';
+my @tiny = ('--quick', '--mode', 'cbc-enc', '--size', '1024', '--keybits', '128');
+
+unless (result(-x $bench, "$bench exists (make bench-bin)")) {
+    finish();
+}
+delete $ENV{OPENSSL_ia32cap};
+
+# --- --help ------------------------------------------------------------------
+{
+    my ($rc, $out) = capture($bench, '--help');
+    result($rc == 0, '--help exits 0');
+    my @missing = grep { $out !~ /\Q$_\E\b/ }
+        qw(--list --impl --mode --size --keybits --seconds --quick --csv --help);
+    result(!@missing, '--help names every option' . (@missing ? " (not @missing)" : ''));
+}
+
+# --- --list against the registry --------------------------------------------------
+my (%listed, @modes);
+{
+    my ($rc, $out) = capture($bench, '--list');
+    result($rc == 0, '--list exits 0');
+    for (split /\n/, $out) {
+        push @{ $listed{$1} }, [ $2, $3 ] if /^impl (aes|sha1)\s+(\S+)\s+(.*)$/;
+        push @modes, $1 if /^mode (?:aes|sha1)\s+(\S+)\s/;
+    }
+}
+my %registry = (aes => [ registry("$build/test/kat_aes") ],
+                sha1 => [ registry("$build/test/kat_sha1") ]);
+for my $table (qw(aes sha1)) {
+    my @want = map { $_->[0] } @{ $registry{$table} };
+    my @got  = map { $_->[0] } @{ $listed{$table} // [] };
+    result("@got" eq "@want" && @want > 0,
+           "--list names the registry's $table implementations in order (@got)");
+    result((grep { $_ eq 'c' } @got) == 1, "--list names the C reference for $table");
+}
+{
+    my ($rc, $help) = capture($bench, '--help');
+    my ($modes) = $help =~ /^Modes:\s*(.*)$/m;
+    result(defined $modes && "@modes" eq $modes, "--list names every mode --help names (@modes)");
+}
+
+my %table_of;
+for my $table (qw(aes sha1)) {
+    push @{ $table_of{ $_->[0] } }, $table for @{ $listed{$table} // [] };
+}
+for my $name (sort keys %table_of) {
+    my ($rc, $out) = capture($bench, '--impl', $name, '--list');
+    my @names = map { /^impl (\S+)\s+(\S+)/ ? "$1:$2" : () } split /\n/, $out;
+    my @want  = map { "$_:$name" } @{ $table_of{$name} };
+    result($rc == 0 && "@names" eq "@want", "--impl $name is accepted and selects only @want");
+}
+
+# --- bad input ---------------------------------------------------------------------
+my @bad = (
+    [ 'unknown implementation', 'nosuch_impl', '--impl', 'nosuch_impl' ],
+    [ 'unknown implementation in a list', 'nosuch_impl', '--impl', 'c,nosuch_impl' ],
+    [ 'unknown mode', 'nosuchmode', '--mode', 'nosuchmode' ],
+    [ 'unknown option', '--nosuch-option', '--nosuch-option' ],
+    [ 'stray argument', 'stray', 'stray' ],
+    [ 'size not a multiple of 16', '17', '--size', '17' ],
+    [ 'size not a number', '1k', '--size', '16,1k' ],
+    [ 'size too large', '2097152', '--size', '2097152' ],
+    [ 'size zero', "'0'", '--size', '0' ],
+    [ 'unknown key size', '100', '--keybits', '100' ],
+    [ 'key size in a list', '512', '--keybits', '128,512' ],
+    [ 'seconds not positive', "'0'", '--seconds', '0' ],
+    [ 'seconds not a number', 'soon', '--seconds', 'soon' ],
+    [ 'missing value', '--size', '--size' ],
+);
+for my $case (@bad) {
+    my ($what, $word, @args) = @$case;
+    my $csv = "$dir/bad.csv";
+    my ($rc, $out) = capture($bench, '--csv', $csv, @args);
+    my @lines = split /\n/, $out;
+    result($rc >> 8 == 2 && @lines == 1 && index($lines[0], $word) >= 0 && !-e $csv,
+           "$what (@args): exit 2, one line naming $word, no CSV")
+        or print map { "#   $_\n" } "exit " . ($rc >> 8), @lines;
+}
+{
+    my ($rc, $out) = capture($bench, '--csv', "$dir/no/such/dir/x.csv", @tiny, '--impl', 'c');
+    my @lines = split /\n/, $out;
+    result($rc >> 8 == 2 && @lines == 1 && $out =~ m{no/such/dir/x\.csv},
+           'an unwritable --csv fails at once: exit 2, one line naming it');
+}
+
+# --- an implementation this CPU cannot run ----------------------------------------------
+{
+    local $ENV{OPENSSL_ia32cap} = $no_aesni;
+    my ($rc, $out) = capture($bench, '--list');
+    my %lacks = map { /^impl aes\s+(\S+)\s+skipped: this CPU lacks (.+)$/ ? ($1 => $2) : () }
+        split /\n/, $out;
+    if (!%lacks) {
+        result(1, 'skipped implementations', 'SKIP no AES entry needs AES-NI in this build');
+    } else {
+        my @names = sort keys %lacks;
+        ($rc, $out) = capture($bench, @tiny, '--impl', join(',', @names, 'c'));
+        my @silent = grep { $out !~ /^  AES \Q$_\E: skipped, this CPU lacks \Q$lacks{$_}\E$/m } @names;
+        result($rc == 0 && !@silent && $out =~ /^ c\s+128\s+1024 \|/m,
+               "with AES-NI masked, @names are each named as skipped and why; c still runs")
+            or print map { "#   $_\n" } split /\n/, $out;
+    }
+}
+
+# --- real runs ---------------------------------------------------------------------------
+# Reads a CSV: (header line, rows as hashes).
+sub read_csv {
+    my ($file) = @_;
+    open(my $fh, '<', $file) or return ('', ());
+    chomp(my $head = <$fh> // '');
+    my @cols = split /,/, $head;
+    my @rows;
+    while (my $line = <$fh>) {
+        chomp $line;
+        my %r;
+        @r{@cols} = split /,/, $line, -1;
+        push @rows, \%r;
+    }
+    return ($head, @rows);
+}
+
+# Half a unit in the last printed digit of a number, relative to it.
+sub rounding {
+    my ($text) = @_;
+    my $decimals = $text =~ /\.(\d+)$/ ? length $1 : 0;
+    return 0.5 * 10**-$decimals / $text;
+}
+
+sub mhz_of {
+    my ($out) = @_;
+    return $out =~ /TSC (\d+\.\d) MHz/ ? $1 : undef;
+}
+
+sub is_number { return defined $_[0] && $_[0] =~ /^\d+(\.\d+)?(e[-+]?\d+)?$/i && $_[0] > 0 }
+
+# CSV rows are as expected and consistent with the TSC frequency.
+sub check_csv {
+    my ($what, $file, $mhz, @want) = @_;
+    my ($head, @rows) = read_csv($file);
+    result($head eq 'table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s',
+           "$what: CSV header");
+    my @got = sort map { join ',', @$_{qw(table mode bits bytes update path)} } @rows;
+    @want = sort @want;
+    result("@got" eq "@want", "$what: CSV has exactly the " . scalar(@want) . ' expected rows')
+        or print map { "#   got  $_\n" } @got;
+    my @bad = grep {
+        !is_number($_->{cycles_per_byte}) || !is_number($_->{mb_per_s})
+            || abs($_->{cycles_per_byte} * $_->{mb_per_s} / $mhz - 1) > 1e-4
+    } @rows;
+    result(@rows && !@bad && defined $mhz,
+           "$what: every figure positive, c/B x MB/s = " . ($mhz // '(no MHz)') . ' MHz')
+        or print map { "#   bad  " . join(',', %$_) . "\n" } @bad;
+}
+
+my %aes_entry = map { $_->[0] => $_ } @{ $registry{aes} };
+sub table_column {
+    my ($name) = @_;
+    my $e = $aes_entry{$name};
+    return !grep({ $_ } @{ $e->[2] }) && ($e->[1] // '') ne $table_mask;
+}
+
+my $have_ossl;
+{
+    my $csv = "$dir/tiny.csv";
+    my ($rc, $out) = capture($bench, @tiny, '--impl', 'c', '--csv', $csv);
+    result($rc == 0, 'tiny run (c, cbc-enc, 1024 bytes, AES-128) exits 0')
+        or print map { "#   $_\n" } split /\n/, $out;
+    $have_ossl = $out !~ /^  OpenSSL: not measured/m;
+    my $mhz = mhz_of($out);
+    my ($cpb, $mbps) = $out =~ /^ c\s+128\s+1024 \|\s+(\S+)\s+(\S+)/m;
+    my $ok = defined $mhz && is_number($cpb) && is_number($mbps);
+    my $tolerance = $ok ? rounding($cpb) + rounding($mbps) + rounding($mhz) : 0;
+    result($ok && abs($cpb * $mbps / $mhz - 1) <= $tolerance * 1.01,
+           'the table row has c/B and MB/s, c/B x MB/s = the header\'s TSC MHz'
+           . ($ok ? " ($cpb x $mbps vs $mhz)" : ''))
+        or print map { "#   $_\n" } split /\n/, $out;
+    my @want = ('aes,cbc-enc,128,1024,1024,c');
+    push @want, 'aes,cbc-enc,128,1024,1024,openssl@c' if $have_ossl;
+    push @want, 'aes,cbc-enc,128,1024,1024,openssl@table' if $have_ossl && table_column('c');
+    check_csv('tiny run', $csv, $mhz, @want);
+}
+
+# Every AES entry this CPU runs, two sizes and two key sizes given both ways.
+{
+    my @runs = map { $_->[0] } grep { $_->[1] eq 'runs' } @{ $listed{aes} // [] };
+    my $csv = "$dir/lists.csv";
+    my ($rc, $out) = capture($bench, '--quick', '--mode', 'ecb-enc', '--size', '16,64',
+                             '--keybits', '128', '--keybits', '256',
+                             map({ ('--impl', $_) } @runs), '--csv', $csv);
+    result($rc == 0, "ECB run of @runs exits 0") or print map { "#   $_\n" } split /\n/, $out;
+    my @want;
+    for my $bits (128, 256) {
+        for my $bytes (16, 64) {
+            my $key = "aes,ecb-enc,$bits,$bytes,$bytes";
+            push @want, map { ("$key,$_", $have_ossl ? "$key,openssl\@$_" : ()) } @runs;
+            push @want, "$key,openssl\@table" if $have_ossl && grep { table_column($_) } @runs;
+        }
+    }
+    check_csv('lists run', $csv, mhz_of($out), @want);
+}
+
+# SHA-1 under --seconds: ours, OpenSSL under the same mask, OpenSSL's best.
+{
+    my $csv = "$dir/sha1.csv";
+    my ($rc, $out) = capture($bench, '--seconds', '0.002', '--impl', 'c', '--mode', 'sha1',
+                             '--size', '64', '--csv', $csv);
+    result($rc == 0 && $out =~ /2 ms of timing/, 'SHA-1 run with --seconds 0.002 exits 0 and says so')
+        or print map { "#   $_\n" } split /\n/, $out;
+    check_csv('SHA-1 run', $csv, mhz_of($out), 'sha1,sha1,0,64,64,c',
+              $have_ossl ? ('sha1,sha1,0,64,64,openssl@c', 'sha1,sha1,0,64,64,openssl') : ());
+}
+
+# --- without OpenSSL --------------------------------------------------------------------
+{
+    my $cc = $ENV{CC} // 'cc';
+    my $fake = "$dir/fakessl";
+    mkdir $fake;
+    my ($rc) = capture($cc, '-shared', '-o', "$fake/libcrypto.so.3", '-x', 'c', '/dev/null');
+    if ($rc != 0) {
+        result(1, 'run without OpenSSL', "SKIP $cc cannot build a stand-in shared object");
+    } else {
+        local $ENV{LD_LIBRARY_PATH} = $fake;
+        my $csv = "$dir/no-ossl.csv";
+        ($rc, my $out) = capture($bench, @tiny, '--impl', 'c', '--csv', $csv);
+        my @said = grep { /libcrypto\.so\.3/ } split /\n/, $out;
+        my ($columns) = $out =~ /^( impl .*)$/m;
+        result($rc == 0 && @said == 1 && $said[0] =~ /cannot load/
+               && defined $columns && $columns !~ /ratio/,
+               'without a usable libcrypto.so.3: exit 0, one line says so, no ratios')
+            or print map { "#   $_\n" } split /\n/, $out;
+        check_csv('run without OpenSSL', $csv, mhz_of($out), 'aes,cbc-enc,128,1024,1024,c');
+    }
+}
+
+# --- bench/code_size.pl -----------------------------------------------------------------
+{
+    my @objs = glob("$build/obj/asm/*.o");
+    if (!@objs) {
+        result(1, 'code_size.pl', 'SKIP no assembly objects in this build (NO_ASM?)');
+    } else {
+        my ($rc, $out) = capture($^X, '-w', "$root/bench/code_size.pl", @objs);
+        my @modules = map { m{([^/]+)\.o$} } @objs;
+        my @missing = grep { $out !~ /^  \Q$_\E\n    \S+\s+\d+$/m } @modules;
+        result($rc == 0 && $out !~ / at \S+ line \d+/ && !@missing,
+               "code_size.pl lists the functions of @modules without warnings")
+            or print map { "#   $_\n" } split /\n/, $out;
+    }
+}
+
+finish();
