@@ -10,7 +10,6 @@ BENCH_SRCS := bench/bench.c bench/options.c bench/plan.c bench/child.c \
 BENCH_OBJS := $(call objs_of,obj,$(BENCH_SRCS))
 BENCH_CSV  := $(BUILD)/bench/bench.csv
 BENCH_PNG  := $(BUILD)/bench/bench.png
-GNUPLOT    ?= gnuplot
 BENCH_ARGS ?=
 
 .PHONY: bench-bin bench-plot
@@ -33,8 +32,8 @@ bench: $(BENCH)
 # The plot of the last `make bench`, written beside it and renamed into
 # place, so a failed gnuplot leaves no partial PNG.
 bench-plot:
-	@if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
-	    echo "plot skipped: no gnuplot (install gnuplot to draw $(BENCH_PNG) from $(BENCH_CSV))"; \
+	@if [ -z '$(HAVE_GNUPLOT)' ]; then \
+	    echo "plot skipped: no gnuplot (apt-get install gnuplot-nox to draw $(BENCH_PNG) from $(BENCH_CSV))"; \
 	elif [ ! -s $(BENCH_CSV) ]; then \
 	    echo "plot skipped: no $(BENCH_CSV) (run make bench)"; \
 	else \
