@@ -238,6 +238,7 @@ clean:
 
 help:
 	@echo 'Targets:'
+	@echo '  help            this list'
 	@echo '  all (default)   build/libcrypto-asm.a, the test programs, the benchmark;'
 	@echo '                  32-bit and cross parts when their tools exist (see toolchain)'
 	@echo '  test            install missing test tools (as root), build, run the suite (prove)'
