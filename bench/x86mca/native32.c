@@ -18,8 +18,10 @@
  *
  * The stack, key, buffers and ivec are placed below 4 GiB (MAP_32BIT), as
  * the 32-bit code's pointers must be.
+ *
+ * MAP_32BIT is a GNU extension; _GNU_SOURCE comes from the Makefile's
+ * CPPFLAGS_ALL (defining it here as well would warn of a redefinition).
  */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
 #include <stdint.h>
