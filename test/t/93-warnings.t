@@ -3,7 +3,7 @@
 # in every configuration the Makefile builds it:
 #  - the compiler commands come from the Makefile itself: `make -n` into a
 #    scratch build directory (test/lib/CompileCommands.pm) for the default
-#    build, NO_ASM=1 and AES_CORE=ct, with CC, CC32, M32_CC and FUZZ_CC set
+#    build, NO_ASM=1 and AES_CORE=ct, with CC, CC32 and FUZZ_CC set
 #    to the compiler (the -m32 builds, when it can link a 32-bit program)
 #    and the mingw-w64 cross compilers the Makefile uses when installed;
 #  - each source is compiled with its own flags (gcc to /dev/null, clang
@@ -81,7 +81,7 @@ for my $cc (qw(gcc clang)) {
         push @skipped, "$cc not installed";
         next;
     }
-    my %vars = (CC => $cc, CC32 => "$cc -m32", M32_CC => "$cc -m32", FUZZ_CC => $cc);
+    my %vars = (CC => $cc, CC32 => "$cc -m32", FUZZ_CC => $cc);
     my $n = 0;
     for my $config (@CONFIGS) {
         my ($label, $extra) = @$config;

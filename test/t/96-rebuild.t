@@ -1,7 +1,8 @@
 #!/usr/bin/env perl
 # A configuration change after a build rebuilds what it changes, in a
 # scratch build directory: the archive's members follow AES_CORE and
-# NO_ASM, new CFLAGS recompile the objects, and an unchanged
+# NO_ASM (whose test programs still build), new CFLAGS recompile the
+# objects, and an unchanged
 # configuration leaves everything up to date (make -q).
 use strict;
 use warnings;
@@ -36,6 +37,12 @@ result(!up_to_date(), 'back to AES_CORE=table: make sees work to do');
 $m = members();
 result($st == 0 && $m->{'sha1_block_noasm.o'} && !grep({ /x86_64/ } keys %$m), 'NO_ASM=1: no assembly module in the archive')
     or print "#   $out";
+
+my $prog = "$build/test/aesni_keysched";
+($st, $out) = capture('make', '-s', "BUILD=$build", 'NO_ASM=1', $prog);
+my ($pst, $pout) = $st ? (1, '') : capture($prog);
+result($st == 0 && $pst == 0 && $pout =~ /^1\.\.0 # SKIP .*NO_ASM/, 'NO_ASM=1: a test program of an assembly module builds and skips')
+    or print "#   $out$pout";
 
 make_lib();
 my $obj = "$build/obj/crypto/aes/aes_core.o";
