@@ -177,9 +177,9 @@ int main(int argc, char **argv)
         if (!tap_ok(all[i]->fails == 0, "%ld cases: %s", cases, all[i]->what))
             tap_diag("%ld cases differ, the first is case %ld", all[i]->fails, all[i]->first);
     }
-    printf("# digest ");
-    for (int i = 0; i < 20; i++)
-        printf("%02x", md[i]);
-    printf("\n");
+    char hex[2 * sizeof(md) + 1];
+    for (size_t i = 0; i < sizeof(md); i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    tap_diag("digest %s", hex);
     return tap_done();
 }

@@ -2,12 +2,14 @@
  * A Win32 program over the coff or win32n object of aes-586.pl (linked by
  * i686-w64-mingw32-gcc; Win32 programs cannot run here, so 81-aes586.t
  * only checks that it links and compares the object's disassembly).  It
- * calls every export once and checks the FIPS-197 C.1 example.
+ * calls every export once and checks the FIPS-197 C.1 example, printing
+ * TAP through test/lib/tap.h like the programs that run.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include <openssl/aes.h>
+
+#include "../lib/tap.h"
 
 unsigned int OPENSSL_ia32cap_P[4];
 
@@ -21,13 +23,15 @@ int main(void)
 
     for (int i = 0; i < 16; i++)
         pt[i] = (unsigned char)(0x11 * i);
-    if (AES_set_encrypt_key(key, 128, &ek) || AES_set_decrypt_key(key, 128, &dk))
-        return 1;
+    tap_plan(2);
+    if (!tap_ok(AES_set_encrypt_key(key, 128, &ek) == 0 && AES_set_decrypt_key(key, 128, &dk) == 0,
+                "AES_set_encrypt_key and AES_set_decrypt_key take a 128-bit key"))
+        return tap_done();
     AES_encrypt(pt, ct, &ek);
     AES_decrypt(ct, back, &dk);
     int ok = memcmp(ct, want, 16) == 0 && memcmp(back, pt, 16) == 0;
     AES_cbc_encrypt(pt, back, 16, &ek, iv, AES_ENCRYPT);    /* zero IV: ECB */
     ok = ok && memcmp(back, ct, 16) == 0;
-    printf("%s\n", ok ? "ok" : "not ok");
-    return !ok;
+    tap_ok(ok, "FIPS-197 C.1 through AES_set_*_key, AES_encrypt, AES_decrypt and AES_cbc_encrypt");
+    return tap_done();
 }

@@ -7,6 +7,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use Time::HiRes qw(time);
+use ChildTap;
 
 our @EXPORT_OK = qw(result registry run_child mask_env describe_mask finish in_path);
 
@@ -56,16 +57,15 @@ sub describe_mask {
     return defined $mask ? "OPENSSL_ia32cap=$mask" : 'OPENSSL_ia32cap unset';
 }
 
-# run_child(DESC, {VAR => value-or-undef}, CMD...): one subtest.
-# Passes only if the child exits 0, printed a plan and no "not ok";
-# a child that skips everything becomes ok # SKIP.
+# run_child(DESC, {VAR => value-or-undef}, CMD...): one subtest, its
+# stdout and stderr read as TAP by ChildTap.
 sub run_child {
     my ($desc, $env, @cmd) = @_;
     return result(0, "$desc: $cmd[0] is missing (run make tests)")
         unless -x $cmd[0];
     print "# Subtest: $desc\n";
     my $t0 = time;
-    my ($plan, $skip_all, $not_ok) = (undef, undef, 0);
+    my $tap = ChildTap->new;
     {
         local %ENV = %ENV;
         for my $k (keys %$env) {
@@ -78,24 +78,13 @@ sub run_child {
             open STDERR, '>&', \*STDOUT or die "dup: $!\n";
             exec @cmd or die "exec $cmd[0]: $!\n";
         }
-        while (my $line = <$fh>) {
-            $plan = $1 if $line =~ /^1\.\.(\d+)/;
-            $skip_all = $1 if $line =~ /^1\.\.0\s*#\s*SKIP\s*(.*)/i;
-            $not_ok++ if $line =~ /^not ok/;
-            print "    $line";
-        }
+        $tap->line($_) while <$fh>;
         close $fh;
     }
     my $status = $?;
     printf "    # %.1f s\n", time - $t0;
-    return result(1, $desc, "SKIP $skip_all")
-        if defined $skip_all && $status == 0;
-    my $why = $status & 127   ? 'killed by signal ' . ($status & 127)
-            : $status         ? 'exit status ' . ($status >> 8)
-            : !defined $plan  ? 'no TAP plan'
-            : $not_ok         ? "$not_ok failed"
-            :                   undef;
-    return result(!defined $why, defined $why ? "$desc ($why)" : $desc);
+    my ($ok, $name, $directive) = $tap->verdict($desc, $status);
+    return result($ok, $name, $directive);
 }
 
 # The full path of a command on PATH, or undef.

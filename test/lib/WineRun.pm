@@ -2,9 +2,10 @@
 #
 # wine runs headless with WINEDEBUG=-all and a private prefix,
 # $BUILD/wineprefix, created by the first run (which gets a generous
-# timeout).  Its console output has CRLF line endings: they are stripped
-# before the TAP is read.  Debian's wine64 is not on PATH: the loader is
-# /usr/lib/wine/wine64 (make WINE64=... overrides it, mk/toolchain.mk).
+# timeout).  Its console output has CRLF line endings: ChildTap strips
+# them before the TAP is read.  Debian's wine64 is not on PATH: the
+# loader is /usr/lib/wine/wine64 (make WINE64=... overrides it,
+# mk/toolchain.mk).
 package WineRun;
 
 use strict;
@@ -14,6 +15,7 @@ use File::Spec;
 use File::Temp qw(tempfile);
 use Time::HiRes qw(time);
 use ImplRuns qw(result);
+use ChildTap;
 use Toolchain qw(tool missing);
 
 our @EXPORT_OK = qw(wine_missing wine_subtest wine_flavours);
@@ -78,30 +80,16 @@ sub wine_subtest {
     print "# Subtest: $desc\n";
     my $t0 = time;
     my ($status, $out, $err, $timed_out) = run_wine($timeout, tool('WINE64'), $exe, @args);
-    my @lines = split /\n/, $out;
-    my $crlf = grep { /\r\z/ } @lines;
-    s/\r\z// for @lines;
-    my ($plan, $skip_all, $not_ok) = (undef, undef, 0);
-    for my $line (@lines) {
-        $plan = $1 if $line =~ /^1\.\.(\d+)/;
-        $skip_all = $1 if $line =~ /^1\.\.0\s*#\s*SKIP\s*(.*)/i;
-        $not_ok++ if $line =~ /^not ok/;
-        print "    $line\n";
-    }
+    my $tap = ChildTap->new;
+    $tap->line($_) for split /\n/, $out;
     # wine's own messages (prefix creation, crashes) go to stderr.
     print "    # stderr: $_\n" for grep { /\S/ } split /\r?\n/, $err;
     printf "    # %.1f s%s\n", time - $t0, $first ? ' (including prefix creation)' : '';
 
-    my $why = $timed_out     ? "timed out after $timeout s"
-            : $status & 127  ? 'killed by signal ' . ($status & 127)
-            : $status        ? 'exit status ' . ($status >> 8)
-            : !defined $plan ? 'no TAP plan'
-            : $not_ok        ? "$not_ok failed"
-            :                  undef;
-    my $ok = defined $skip_all && !$status
-        ? result(1, $desc, "SKIP $skip_all")
-        : result(!defined $why, defined $why ? "$desc ($why)" : $desc);
-    return ($ok, scalar(@lines), $crlf, join("\n", @lines));
+    my ($ok, $name, $directive) =
+        $tap->verdict($desc, $status, $timed_out ? "timed out after $timeout s" : undef);
+    result($ok, $name, $directive);
+    return ($ok, $tap->lines, $tap->crlf, $tap->text);
 }
 
 # One subtest per Win64 flavour (mingw64, nasm), each program given by

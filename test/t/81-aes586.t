@@ -198,7 +198,8 @@ for my $g (sort keys %GEN) {
         }
         my $exe = "$dir/$g.$fl.exe";
         my ($st, $msg) = capture($mingw, '-std=c11', '-Wall', '-Wextra', '-Werror', '-O2', "-I$root/include",
-                             '-o', $exe, "$root/test/aes586/aes586_win32.c", $obj{$g}{$fl});
+                             '-o', $exe, "$root/test/aes586/aes586_win32.c",
+                             "$root/test/lib/tap.c", $obj{$g}{$fl});
         my (undef, $f) = capture('llvm-objdump', '-f', $exe);
         result(!$st && -s $exe && $f =~ /(coff|pei)-i386/, "$g: $fl object links into a Win32 program (cannot run here)")
             or print "#   $msg\n";

@@ -1,25 +1,19 @@
 /* Calls every function of test/x86asm/corpus.pl (32-bit perlasm layer)
- * and prints TAP.  Built with gcc -m32 (run under qemu-i386) and with
+ * and prints TAP (test/lib/tap.h).  Built with gcc -m32 (run under qemu-i386) and with
  * mingw i686 (linked only: Win32 programs cannot run here). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../lib/tap.h"
 #include "corpus.h"
 
 uint32_t corpus_counter = 41;
 
-static int count, failed;
-
 static void check(int ok, const char *what, uint32_t got, uint32_t want)
 {
-    count++;
-    if (!ok)
-        failed++;
-    printf("%s %d - %s", ok ? "ok" : "not ok", count, what);
-    if (!ok)
-        printf(" (got 0x%08x, want 0x%08x)", (unsigned)got, (unsigned)want);
-    printf("\n");
+    if (!tap_ok(ok, "%s", what))
+        tap_diag("got 0x%08x, want 0x%08x", (unsigned)got, (unsigned)want);
 }
 
 #define CHECK(expr, want, what) do { uint32_t g_ = (expr), w_ = (want); \
@@ -78,6 +72,5 @@ int main(void)
     CHECK(corpus_global(), 42, "corpus_global: a C global through picmeup");
     CHECK(corpus_counter, 42, "corpus_global: stored back");
     CHECK(corpus_flags(0x12345678), ref_flags(0x12345678), "corpus_flags: byte/word registers, local call");
-    printf("1..%d\n", count);
-    return failed != 0;
+    return tap_done();
 }

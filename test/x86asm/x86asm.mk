@@ -34,12 +34,14 @@ $(X86A)/corpus.coff.o: $(X86A)/corpus.coff.s
 $(X86A)/corpus.win32n.o: $(X86A)/corpus.win32n.asm
 	$(NASM) -f win32 -Wall -Werror -o $@ $<
 
-$(BUILD)/test/x86asm/corpus_elf: test/x86asm/corpus_main.c $(X86A)/corpus.elf.o
+# The programs print TAP through test/lib/tap.c, compiled with each.
+X86_CORPUS_MAIN := test/x86asm/corpus_main.c test/lib/tap.c test/lib/tap.h
+$(BUILD)/test/x86asm/corpus_elf: $(X86_CORPUS_MAIN) $(X86A)/corpus.elf.o
 	@mkdir -p $(@D)
-	$(CC32) $(WARN) -O2 -o $@ $^
-$(BUILD)/test/x86asm/corpus_%.exe: test/x86asm/corpus_main.c $(X86A)/corpus.%.o
+	$(CC32) $(WARN) -O2 -o $@ $(filter-out %.h,$^)
+$(BUILD)/test/x86asm/corpus_%.exe: $(X86_CORPUS_MAIN) $(X86A)/corpus.%.o
 	@mkdir -p $(@D)
-	$(MINGW32_CC) $(WARN) -O2 -o $@ $^
+	$(MINGW32_CC) $(WARN) -O2 -o $@ $(filter-out %.h,$^)
 
 # The macosx, coff and win32n code retargeted to ELF with every instruction
 # kept (test/x86asm/flavour_to_elf.pl), linked as 32-bit Linux programs:
@@ -53,9 +55,9 @@ $(X86A)/corpus.%-elf.o: $(X86A)/corpus.%-elf.s
 	as --32 --fatal-warnings -o $@ $<
 $(X86A)/corpus.win32n-elf.o: $(X86A)/corpus.win32n-elf.asm
 	$(NASM) -f elf32 -Wall -Werror -o $@ $<
-$(BUILD)/test/x86asm/corpus_%-elf: test/x86asm/corpus_main.c $(X86A)/corpus.%-elf.o
+$(BUILD)/test/x86asm/corpus_%-elf: $(X86_CORPUS_MAIN) $(X86A)/corpus.%-elf.o
 	@mkdir -p $(@D)
-	$(CC32) $(WARN) -O2 -no-pie -o $@ $^
+	$(CC32) $(WARN) -O2 -no-pie -o $@ $(filter-out %.h,$^)
 
 ifeq ($(HAVE_CC32),yes)
 tests: $(BUILD)/test/x86asm/corpus_elf $(BUILD)/test/x86asm/corpus_macosx-elf \
