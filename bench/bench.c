@@ -30,8 +30,6 @@
 #include "tsc.h"
 #include "../test/lib/ossl.h"
 
-/* OpenSSL's table-based AES: AES-NI, SSSE3 (vpaes) and PCLMULQDQ off. */
-#define TABLE_MASK "~0x200020200000000:~0"
 #define TSC_CALIBRATION_SECONDS 0.1
 #define MAX_AES_GROUPS 16
 #define MAX_SHA1_IMPLS 16
@@ -180,8 +178,11 @@ static size_t measure_aes(const struct bench_options *o, struct aes_group *g)
                    impl->need_name);
             continue;
         }
-        const char *mask = impl->force_mask;
-        int on_table = mask && strcmp(mask, TABLE_MASK) == 0;
+        char mask_buf[CASM_FORCE_MASK_MAX], table_buf[CASM_FORCE_MASK_MAX];
+        const char *mask = casm_force_mask_text(impl->force_clear, mask_buf);
+        /* OpenSSL's table-based AES, from the registry (casm_openssl_table_path). */
+        const char *table_mask = casm_force_mask_text(casm_openssl_table_path, table_buf);
+        int on_table = mask && strcmp(mask, table_mask) == 0;
         int needs_nothing = !(impl->need[0] | impl->need[1] | impl->need[2] | impl->need[3]);
         /* Paths that need no CPU feature (C, table assembly) are also
          * compared with OpenSSL's table path. */
@@ -194,8 +195,8 @@ static size_t measure_aes(const struct bench_options *o, struct aes_group *g)
         run_child("aes", impl->name, mask);
         if (g[ng].table_column && !table_measured) {
             printf("  OpenSSL table = OpenSSL with %s, its table path\n",
-                   mask_text(TABLE_MASK));
-            run_child("ossl", "table", TABLE_MASK);
+                   mask_text(table_mask));
+            run_child("ossl", "table", table_mask);
             table_measured = 1;
         }
         ng++;
@@ -221,11 +222,13 @@ static size_t measure_sha1(const struct bench_options *o,
                    impl->need_name);
             continue;
         }
+        char mask_buf[CASM_FORCE_MASK_MAX];
+        const char *mask = casm_force_mask_text(impl->force_clear, mask_buf);
         printf("  SHA-1 %s: %s with %s\n", impl->name,
                have_ossl ? "ours and OpenSSL measured" : "measured",
-               mask_text(impl->force_mask));
+               mask_text(mask));
         fprintf(stderr, "bench: measuring SHA-1 %s...\n", impl->name);
-        run_child("sha1", impl->name, impl->force_mask);
+        run_child("sha1", impl->name, mask);
         impls[n++] = impl;
     }
     if (n == 0)

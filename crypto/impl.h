@@ -16,6 +16,18 @@
 #include "cryptoasm.h"
 
 typedef void (*sha1_block_f) (SHA_CTX *c, const void *p, size_t nblocks);
+typedef int (*casm_aes_set_key_f) (const unsigned char *key, int bits,
+                                   AES_KEY *k);
+/*
+ * ECB and CBC as the AES entry points declare them (AES_KEY, where
+ * OpenSSL's ecb128_f and cbc128_f say const void *), so the bulk functions
+ * sit in the table without a cast and are called without a wrapper.
+ */
+typedef void (*casm_aes_ecb_f) (const unsigned char *in, unsigned char *out,
+                                size_t len, const AES_KEY *key, int enc);
+typedef void (*casm_aes_cbc_f) (const unsigned char *in, unsigned char *out,
+                                size_t len, const AES_KEY *key,
+                                unsigned char *ivec, int enc);
 /* Whole-message XTS (OpenSSL's aesni_xts_encrypt/decrypt shape). */
 typedef void (*xts128_f) (const unsigned char *in, unsigned char *out,
                           size_t len, const void *key1, const void *key2,
@@ -45,16 +57,20 @@ struct casm_aes_impl {
     unsigned int need[4];   /* OPENSSL_ia32cap_P bits that must all be set */
     const char *need_name;  /* the features in words, for SKIP messages */
     /*
-     * OPENSSL_ia32cap value under which the dispatcher picks this entry,
-     * or NULL when a faster entry always wins (then only direct calls
-     * reach it).  The same mask puts OpenSSL on its equivalent path.
+     * The OPENSSL_ia32cap_P bits (four words) an OPENSSL_ia32cap value
+     * must clear so the dispatcher picks this entry, or NULL when a faster
+     * entry always wins (then only direct calls reach it).  The same mask
+     * puts OpenSSL on its equivalent path; casm_force_mask_text writes it.
      */
-    const char *force_mask;
-    int (*set_encrypt_key) (const unsigned char *key, int bits, AES_KEY *k);
-    int (*set_decrypt_key) (const unsigned char *key, int bits, AES_KEY *k);
+    const unsigned int *force_clear;
+    casm_aes_set_key_f set_encrypt_key, set_decrypt_key;
+    /*
+     * OpenSSL's block128_f, as the generic modes take it: for the AES_KEY
+     * entry points a typed wrapper (registry.c) that tail-calls them.
+     */
     block128_f encrypt, decrypt;
-    ecb128_f ecb;           /* NULL: one block at a time */
-    cbc128_f cbc;           /* NULL: CRYPTO_cbc128_* over encrypt/decrypt */
+    casm_aes_ecb_f ecb;     /* NULL: one block at a time */
+    casm_aes_cbc_f cbc;     /* NULL: CRYPTO_cbc128_* over encrypt/decrypt */
     ctr128_f ctr32;         /* NULL: CRYPTO_ctr128_encrypt over encrypt */
     xts128_f xts_enc, xts_dec;   /* NULL: CRYPTO_xts128_encrypt */
     ccm128_f ccm64_enc, ccm64_dec;   /* NULL: CCM a block at a time */
@@ -65,7 +81,7 @@ struct casm_sha1_impl {
     const char *name;
     unsigned int need[4];
     const char *need_name;
-    const char *force_mask;
+    const unsigned int *force_clear;   /* as in casm_aes_impl */
     sha1_block_f block;
 };
 
@@ -73,6 +89,17 @@ extern const struct casm_aes_impl *const casm_aes_impls[];
 extern const size_t casm_aes_impl_count;
 extern const struct casm_sha1_impl *const casm_sha1_impls[];
 extern const size_t casm_sha1_impl_count;
+
+/* The bits that put OpenSSL 3.0 on its table-based AES path. */
+extern const unsigned int casm_openssl_table_path[4];
+
+/*
+ * force_clear as OPENSSL_ia32cap text ("~V0:~V1", keeping every bit it does
+ * not clear), written to buf; NULL for NULL.
+ */
+#define CASM_FORCE_MASK_MAX 48
+const char *casm_force_mask_text(const unsigned int *clear,
+                                 char buf[CASM_FORCE_MASK_MAX]);
 
 /* 1 if every bit in need[] is set in OPENSSL_ia32cap_P. */
 int casm_cpu_has(const unsigned int need[4]);

@@ -554,14 +554,17 @@ static void run_mode(enum mode_id mode, uint64_t cases, int only, uint64_t one)
 /* AES entries, then SHA-1 entries whose name no AES entry has. */
 static void list_impls(void)
 {
+    char buf[CASM_FORCE_MASK_MAX];
     for (size_t i = 0; i < casm_aes_impl_count; i++) {
         const struct casm_aes_impl *a = casm_aes_impls[i];
-        printf("%s\t%s\n", a->name, a->force_mask ? a->force_mask : "-");
+        const char *mask = casm_force_mask_text(a->force_clear, buf);
+        printf("%s\t%s\n", a->name, mask ? mask : "-");
     }
     for (size_t i = 0; i < casm_sha1_impl_count; i++) {
         const struct casm_sha1_impl *h = casm_sha1_impls[i];
+        const char *mask = casm_force_mask_text(h->force_clear, buf);
         if (casm_aes_impl_by_name(h->name) == NULL)
-            printf("%s\t%s\n", h->name, h->force_mask ? h->force_mask : "-");
+            printf("%s\t%s\n", h->name, mask ? mask : "-");
     }
 }
 

@@ -55,8 +55,8 @@ static int ocb_key_set(struct ocb_key *k, const struct casm_aes_impl *impl,
         if (aes_c_set_encrypt_key(key, bits, &k->ek) != 0 ||
             aes_c_set_decrypt_key(key, bits, &k->dk) != 0)
             return -1;
-        ocb_mode_init(&k->o, &k->ek, &k->dk, (block128_f)aes_c_encrypt,
-                      (block128_f)aes_c_decrypt, NULL, NULL);
+        ocb_mode_init(&k->o, &k->ek, &k->dk, aes_c_encrypt_block128,
+                      aes_c_decrypt_block128, NULL, NULL);
         return 0;
     }
     if (impl->set_encrypt_key(key, bits, &k->ek) != 0 ||
@@ -313,7 +313,7 @@ static void check_bulk(const char *name, const struct casm_aes_impl *impl,
                 memcpy(off_w, off, 16);
                 memcpy(sum_w, sum, 16);
                 ocb_model_bulk(in, want, blocks, &rk,
-                               (ocb_model_cipher_f)(enc ? aes_c_encrypt : aes_c_decrypt),
+                               enc ? aes_c_encrypt_block128 : aes_c_decrypt_block128,
                                enc, (size_t)start, off_w, lc, sum_w);
                 memset(outbuf, 0xa5, sizeof(outbuf));
                 if (in_place) {

@@ -21,4 +21,13 @@ void aes_c_cbc_encrypt(const unsigned char *in, unsigned char *out,
                        size_t length, const AES_KEY *key,
                        unsigned char *ivec, const int enc);
 
+/*
+ * aes_c_encrypt and aes_c_decrypt in OpenSSL's block128_f shape (const
+ * void *key), for the generic modes; aes_cbc.c.
+ */
+void aes_c_encrypt_block128(const unsigned char in[16], unsigned char out[16],
+                            const void *key);
+void aes_c_decrypt_block128(const unsigned char in[16], unsigned char out[16],
+                            const void *key);
+
 #endif

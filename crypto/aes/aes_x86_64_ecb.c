@@ -7,19 +7,13 @@
 #include <stddef.h>
 
 #include <openssl/aes.h>
-#include <openssl/modes.h>
 
-void aes_x86_64_encrypt_full(const unsigned char *in, unsigned char *out,
-                             const AES_KEY *k);
-void aes_x86_64_decrypt_full(const unsigned char *in, unsigned char *out,
-                             const AES_KEY *k);
-void aes_x86_64_ecb(const unsigned char *in, unsigned char *out, size_t len,
-                    const void *key, int enc);
+#include "aes/aes_x86_64.h"
 
 #define FULL_TABLES_FROM 512
 
 void aes_x86_64_ecb(const unsigned char *in, unsigned char *out, size_t len,
-                    const void *key, int enc)
+                    const AES_KEY *key, int enc)
 {
     void (*block)(const unsigned char *, unsigned char *, const AES_KEY *);
 

@@ -14,23 +14,11 @@
 
 extern unsigned int OPENSSL_ia32cap_P[4];
 
-/* Bits used by this project, as (word, bit). */
-#define CAP_W1_PCLMULQDQ (1u << 1)
-#define CAP_W1_SSSE3     (1u << 9)
-#define CAP_W1_MOVBE     (1u << 22)
-#define CAP_W1_AESNI     (1u << 25)
-#define CAP_W1_OSXSAVE   (1u << 27)
-#define CAP_W1_AVX       (1u << 28)
-#define CAP_W2_BMI1      (1u << 3)
-#define CAP_W2_AVX2      (1u << 5)
-#define CAP_W2_BMI2      (1u << 8)
-#define CAP_W2_AVX512F   (1u << 16)
-#define CAP_W2_ADX       (1u << 19)
-#define CAP_W2_SHA       (1u << 29)
-#define CAP_W2_AVX512BW  (1u << 30)
-#define CAP_W2_AVX512VL  (1u << 31)
-#define CAP_W3_VAES      (1u << 9)
-#define CAP_W3_VPCLMULQDQ (1u << 10)
+/*
+ * The bits used by this project, CAP_W<word>_<NAME>, generated from the one
+ * table both the C code and the assembly read (perlasm/lib/Common/IA32Cap.pm).
+ */
+#include "ia32cap_bits.h"
 
 /*
  * The value OPENSSL_ia32cap_P takes given what CPUID reported (`cpuid`) and

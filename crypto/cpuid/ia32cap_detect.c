@@ -89,12 +89,12 @@ void casm_ia32cap_detect(unsigned int out[4])
                 edx |= 1u << 28;
         }
     }
-    ecx = (ecx & ~(1u << 11)) | xop;
+    ecx = (ecx & ~CAP_W1_XOP) | xop;
 
     if (max_leaf >= 7) {
         struct regs r7 = cpuid(7, 0);
         if (!(ecx & (1u << 26)))
-            r7.b &= ~(1u << 19);       /* no ADX on Knights */
+            r7.b &= ~CAP_W2_ADX;       /* no ADX on Knights */
         /* Skylake-X: OpenSSL avoids AVX-512F there (any vendor). */
         if ((r1.a & 0x0fff0ff0) == 0x00050650)
             r7.b &= ~CAP_W2_AVX512F;
@@ -104,12 +104,12 @@ void casm_ia32cap_detect(unsigned int out[4])
 
     /* Clear extensions whose register state the OS does not save. */
     const unsigned int avx512_w2 = CAP_W2_AVX512VL | CAP_W2_AVX512BW |
-                                   (1u << 21) | CAP_W2_AVX512F;
+                                   CAP_W2_AVX512IFMA | CAP_W2_AVX512F;
     unsigned int xcr0 = (ecx & CAP_W1_OSXSAVE) ? xgetbv0() & 0xe6 : 0;
     if (xcr0 != 0xe6)
         out[2] &= ~avx512_w2;
     if ((xcr0 & 6) != 6) {
-        ecx &= ~(CAP_W1_AVX | 1u << 12 | 1u << 11);   /* AVX, FMA, XOP */
+        ecx &= ~(CAP_W1_AVX | CAP_W1_FMA | CAP_W1_XOP);
         out[2] &= ~CAP_W2_AVX2;
     }
     out[0] = edx;

@@ -65,8 +65,9 @@ void casm_ia32cap_apply(const unsigned int cpuid[4], const char *env,
          * Clearing FXSR (bit 24) also clears what needs XMM registers:
          * PCLMULQDQ, AMD XOP, AES-NI and AVX.
          */
-        if (mask & (1u << 24))
-            v0 &= ~((uint64_t)(1u << 1 | 1u << 11 | 1u << 25 | 1u << 28) << 32);
+        if (mask & CAP_W0_FXSR)
+            v0 &= ~((uint64_t)(CAP_W1_PCLMULQDQ | CAP_W1_XOP | CAP_W1_AESNI |
+                               CAP_W1_AVX) << 32);
     } else if (env[0] == ':') {
         v0 = (uint64_t)cpuid[1] << 32 | cpuid[0];
         out[2] = cpuid[2];

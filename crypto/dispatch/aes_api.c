@@ -212,6 +212,23 @@ int casm_aes_lrw_set_key(CASM_AES_LRW_KEY *k, const unsigned char *key,
     return casm_aes_lrw_set_key_with(k, casm_aes_best(), key, bits);
 }
 
+/*
+ * The LRW mode takes OpenSSL's ecb128_f (a const void * key); it gets the
+ * implementation's ECB and the schedule together, one call per chunk of
+ * blocks.
+ */
+struct ecb_call {
+    casm_aes_ecb_f ecb;
+    const AES_KEY *ks;
+};
+
+static void ecb_through(const unsigned char *in, unsigned char *out,
+                        size_t len, const void *call, int enc)
+{
+    const struct ecb_call *c = call;
+    c->ecb(in, out, len, c->ks, enc);
+}
+
 int casm_aes_lrw(const CASM_AES_LRW_KEY *k, const unsigned char index[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
@@ -224,8 +241,9 @@ int casm_aes_lrw(const CASM_AES_LRW_KEY *k, const unsigned char index[16],
 
     const struct casm_aes_impl *impl = k->aes.impl;
     if (impl->ecb != NULL) {
-        CRYPTO_lrw128_encrypt_ecb(&k->tweak, enc ? &k->aes.enc : &k->aes.dec,
-                                  impl->ecb, enc, index, in, out, len);
+        const struct ecb_call call = { impl->ecb, enc ? &k->aes.enc : &k->aes.dec };
+        CRYPTO_lrw128_encrypt_ecb(&k->tweak, &call, ecb_through, enc, index,
+                                  in, out, len);
         return 0;
     }
     CRYPTO_lrw128_encrypt(&k->tweak, enc ? &k->aes.enc : &k->aes.dec,

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "abi_check.h"
+#include "abi_typed.h"
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "../lib/tap.h"
@@ -44,7 +44,8 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
 
     uint64_t args[3] = { (uint64_t)(uintptr_t)&got, (uint64_t)(uintptr_t)data, BLOCKS };
     uint64_t ret;
-    int rc = abi_call((const void *)im->block, args, 3, &ret, err, sizeof(err));
+    const struct abi_fn fn = abi_sha1_block(im->block);
+    int rc = abi_call_fn(fn, args, ABI_NARGS(args), &ret, err, sizeof(err));
     if (!tap_ok(rc == 0 && memcmp(&got, &want, 20) == 0,
                 "%ssha1 %s: callee-saved state kept and digest state right",
                 label, im->name))
@@ -59,7 +60,7 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
 #endif
     struct unwind_stats st = { 0, 0 };
     got = want;
-    rc = unwind_check((const void *)im->block, args, 3, &st, err, sizeof(err));
+    rc = unwind_check_fn(fn, args, ABI_NARGS(args), &st, err, sizeof(err));
     if (!tap_ok(rc == 0 && st.steps > 0,
                 "%ssha1 %s: unwinds correctly at each of %lu instructions",
                 label, im->name, st.steps))
@@ -68,7 +69,7 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
 }
 
 /* fn(args) single-stepped through the unwind checker. */
-static void check_unwind(const char *label, const char *what, const void *fn,
+static void check_unwind(const char *label, const char *what, struct abi_fn fn,
                          const uint64_t *args, int nargs)
 {
     char err[512];
@@ -80,7 +81,7 @@ static void check_unwind(const char *label, const char *what, const void *fn,
     }
 #endif
     struct unwind_stats st = { 0, 0 };
-    int urc = unwind_check(fn, args, nargs, &st, err, sizeof(err));
+    int urc = unwind_check_fn(fn, args, nargs, &st, err, sizeof(err));
     if (!tap_ok(urc == 0 && st.steps > 0,
                 "%s%s: unwinds correctly at each of %lu instructions", label,
                 what, st.steps))
@@ -89,11 +90,11 @@ static void check_unwind(const char *label, const char *what, const void *fn,
 }
 
 /* Calls fn(args) through both checkers; `what` names it in the output. */
-static int check_call(const char *label, const char *what, const void *fn,
+static int check_call(const char *label, const char *what, struct abi_fn fn,
                       const uint64_t *args, int nargs, uint64_t *ret)
 {
     char err[512];
-    int rc = abi_call(fn, args, nargs, ret, err, sizeof(err));
+    int rc = abi_call_fn(fn, args, nargs, ret, err, sizeof(err));
     if (!tap_ok(rc == 0, "%s%s: callee-saved state kept (ABI checker)", label, what))
         tap_diag("%s", err);
     check_unwind(label, what, fn, args, nargs);
@@ -103,7 +104,7 @@ static int check_call(const char *label, const char *what, const void *fn,
 #define U(p) ((uint64_t)(uintptr_t)(p))
 
 /* fn(args) through both checkers, then out[0..n) against want. */
-static void check_bytes(const char *label, const char *what, const void *fn,
+static void check_bytes(const char *label, const char *what, struct abi_fn fn,
                         const uint64_t *args, int nargs,
                         const unsigned char *out, const unsigned char *want,
                         size_t n)
@@ -148,20 +149,20 @@ static void check_ccm(const char *label, const struct casm_aes_impl *im,
             for (int i = 15; i >= 8 && ++ctr[i] == 0; i--)
                 ;
         }
-        const void *fn = (const void *)(enc ? im->ccm64_enc : im->ccm64_dec);
+        const struct abi_fn fn = abi_ccm64(enc ? im->ccm64_enc : im->ccm64_dec);
         uint64_t a[6] = { U(in + 1), U(out), BLOCKS, U(ek), U(ivec), U(cmac) };
         uint64_t ret;
         snprintf(what, sizeof(what), "aes %s ccm64 %s (across the 64-bit counter wrap)",
                  im->name, enc ? "encrypt" : "decrypt");
         memcpy(cmac, cmac0, 16);
-        int rc = abi_call(fn, a, 6, &ret, err, sizeof(err));
+        int rc = abi_call_fn(fn, a, ABI_NARGS(a), &ret, err, sizeof(err));
         if (!tap_ok(rc == 0 && memcmp(out, want, sizeof(out)) == 0 &&
                     memcmp(cmac, cmac_want, 16) == 0,
                     "%s%s: callee-saved state kept, bytes and cmac as the C model's",
                     label, what))
             tap_diag("%s", rc ? err : "output or cmac differs from the C model");
         memcpy(cmac, cmac0, 16);
-        check_unwind(label, what, fn, a, 6);
+        check_unwind(label, what, fn, a, ABI_NARGS(a));
     }
 }
 
@@ -188,7 +189,7 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
                 (enc ? aes_c_encrypt : aes_c_decrypt)(in + 1 + i, want + i, enc ? ref_e : ref_d);
             uint64_t a[5] = { U(in + 1), U(out), N - 7, U(enc ? ek : dk), (uint64_t)enc };
             snprintf(what, sizeof(what), "aes %s ecb %s", im->name, enc ? "encrypt" : "decrypt");
-            check_bytes(label, what, (const void *)im->ecb, a, 5, out, want, N - 7);
+            check_bytes(label, what, abi_ecb(im->ecb), a, ABI_NARGS(a), out, want, N - 7);
         }
     }
     if (im->ctr32 != NULL) {
@@ -204,20 +205,20 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
         }
         uint64_t a[5] = { U(in + 1), U(out), (N - 7) / 16, U(ek), U(ctr) };
         snprintf(what, sizeof(what), "aes %s ctr32 (across the 32-bit wrap)", im->name);
-        check_bytes(label, what, (const void *)im->ctr32, a, 5, out, want, N - 7);
+        check_bytes(label, what, abi_ctr32(im->ctr32), a, ABI_NARGS(a), out, want, N - 7);
     }
     if (im->xts_enc != NULL && im->xts_dec != NULL) {
         /* The data key doubles as the tweak key: fine for a model check. */
         for (int enc = 1; enc >= 0; enc--) {
             XTS128_CONTEXT ctx = { (void *)(enc ? ref_e : ref_d), (void *)ref_e,
-                                   (block128_f)(enc ? aes_c_encrypt : aes_c_decrypt),
-                                   (block128_f)aes_c_encrypt };
+                                   enc ? aes_c_encrypt_block128 : aes_c_decrypt_block128,
+                                   aes_c_encrypt_block128 };
             CRYPTO_xts128_encrypt(&ctx, iv, in + 1, want, N, enc);
             uint64_t a[6] = { U(in + 1), U(out), N, U(enc ? ek : dk), U(ek), U(iv) };
             snprintf(what, sizeof(what), "aes %s xts %s (with stealing)", im->name,
                      enc ? "encrypt" : "decrypt");
-            check_bytes(label, what, (const void *)(enc ? im->xts_enc : im->xts_dec),
-                        a, 6, out, want, N);
+            check_bytes(label, what, abi_xts(enc ? im->xts_enc : im->xts_dec),
+                        a, ABI_NARGS(a), out, want, N);
         }
     }
     check_ccm(label, im, ek, ref_e);
@@ -246,16 +247,16 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
         fill(off_w, 16, 41);
         fill(sum_w, 16, 43);
         ocb_model_bulk(in + 1, want, BLOCKS, enc ? ref_e : ref_d,
-                       (ocb_model_cipher_f)(enc ? aes_c_encrypt : aes_c_decrypt),
+                       enc ? aes_c_encrypt_block128 : aes_c_decrypt_block128,
                        enc, START, off_w, (const unsigned char (*)[16])l, sum_w);
         fill(off, 16, 41);
         fill(sum, 16, 43);
         uint64_t a[8] = { U(in + 1), U(out), BLOCKS, U(enc ? ek : dk), START,
                           U(off), U(l), U(sum) };
-        const void *fn = (const void *)(enc ? im->ocb_enc : im->ocb_dec);
+        const struct abi_fn fn = abi_ocb(enc ? im->ocb_enc : im->ocb_dec);
         snprintf(what, sizeof(what), "aes %s ocb %s (%d blocks from block %d)",
                  im->name, enc ? "encrypt" : "decrypt", BLOCKS, START);
-        int rc = abi_call(fn, a, 8, &ret, err, sizeof(err));
+        int rc = abi_call_fn(fn, a, ABI_NARGS(a), &ret, err, sizeof(err));
         if (!tap_ok(rc == 0 && memcmp(out, want, sizeof(want)) == 0 &&
                     memcmp(off, off_w, 16) == 0 && memcmp(sum, sum_w, 16) == 0,
                     "%s%s: callee-saved state kept, bytes, offset and checksum "
@@ -263,7 +264,7 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
             tap_diag("%s", rc ? err : "output, offset_i or checksum differs from the model");
         fill(off, 16, 41);
         fill(sum, 16, 43);
-        check_unwind(label, what, fn, a, 8);
+        check_unwind(label, what, fn, a, ABI_NARGS(a));
     }
 }
 
@@ -288,19 +289,19 @@ static void check_aes_one_block(const char *label,
             want[j] ^= in[1 + j];
         uint64_t a[5] = { U(in + 1), U(out), 1, U(ek), U(ctr) };
         snprintf(what, sizeof(what), "aes %s ctr32 (one block)", im->name);
-        check_bytes(label, what, (const void *)im->ctr32, a, 5, out, want, 16);
+        check_bytes(label, what, abi_ctr32(im->ctr32), a, ABI_NARGS(a), out, want, 16);
     }
     if (im->xts_enc != NULL && im->xts_dec != NULL) {
         for (int enc = 1; enc >= 0; enc--) {
             XTS128_CONTEXT ctx = { (void *)(enc ? ref_e : ref_d), (void *)ref_e,
-                                   (block128_f)(enc ? aes_c_encrypt : aes_c_decrypt),
-                                   (block128_f)aes_c_encrypt };
+                                   enc ? aes_c_encrypt_block128 : aes_c_decrypt_block128,
+                                   aes_c_encrypt_block128 };
             CRYPTO_xts128_encrypt(&ctx, iv, in + 1, want, 16, enc);
             uint64_t a[6] = { U(in + 1), U(out), 16, U(enc ? ek : dk), U(ek), U(iv) };
             snprintf(what, sizeof(what), "aes %s xts %s (one block)", im->name,
                      enc ? "encrypt" : "decrypt");
-            check_bytes(label, what, (const void *)(enc ? im->xts_enc : im->xts_dec),
-                        a, 6, out, want, 16);
+            check_bytes(label, what, abi_xts(enc ? im->xts_enc : im->xts_dec),
+                        a, ABI_NARGS(a), out, want, 16);
         }
     }
 }
@@ -328,18 +329,18 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
 
     uint64_t ka[3] = { U(key), 256, U(&ek) };
     snprintf(what, sizeof(what), "aes %s set_encrypt_key", im->name);
-    if (check_call(label, what, (const void *)im->set_encrypt_key, ka, 3, &ret) == 0)
+    if (check_call(label, what, abi_set_key(im->set_encrypt_key), ka, ABI_NARGS(ka), &ret) == 0)
         tap_ok(ret == 0, "%s%s returns 0", label, what);
     ka[2] = U(&dk);
     snprintf(what, sizeof(what), "aes %s set_decrypt_key", im->name);
-    if (check_call(label, what, (const void *)im->set_decrypt_key, ka, 3, &ret) == 0)
+    if (check_call(label, what, abi_set_key(im->set_decrypt_key), ka, ABI_NARGS(ka), &ret) == 0)
         tap_ok(ret == 0, "%s%s returns 0", label, what);
 
-    const void *blocks[2] = { (const void *)im->encrypt, (const void *)im->decrypt };
+    const struct abi_fn blocks[2] = { abi_block(im->encrypt), abi_block(im->decrypt) };
     for (int dir = 0; dir < 2; dir++) {
         uint64_t ba[3] = { U(in + 1), U(out), U(dir ? &dk : &ek) };
         snprintf(what, sizeof(what), "aes %s %s", im->name, dir ? "decrypt" : "encrypt");
-        check_call(label, what, blocks[dir], ba, 3, &ret);
+        check_call(label, what, blocks[dir], ba, ABI_NARGS(ba), &ret);
         (dir ? aes_c_decrypt : aes_c_encrypt)(in + 1, want, dir ? &ref_d : &ref_e);
         tap_ok(memcmp(out, want, 16) == 0, "%s%s gives the C AES's block", label, what);
     }
@@ -361,7 +362,8 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
         fill(iv, 16, 17);
         uint64_t ca[6] = { U(in + 1), U(out), LEN, U(enc ? &ek : &dk), U(iv), (uint64_t)enc };
         char err[512];
-        int rc = abi_call((const void *)im->cbc, ca, 6, &ret, err, sizeof(err));
+        const struct abi_fn fn = abi_cbc(im->cbc);
+        int rc = abi_call_fn(fn, ca, ABI_NARGS(ca), &ret, err, sizeof(err));
         snprintf(what, sizeof(what), "aes %s cbc %s %zu bytes", im->name,
                  enc ? "encrypt" : "decrypt", LEN);
         if (!tap_ok(rc == 0 && memcmp(out, want, enc ? (LEN + 15) / 16 * 16 : LEN) == 0 &&
@@ -378,7 +380,7 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
         }
 #endif
         struct unwind_stats st = { 0, 0 };
-        rc = unwind_check((const void *)im->cbc, ca, 6, &st, err, sizeof(err));
+        rc = unwind_check_fn(fn, ca, ABI_NARGS(ca), &st, err, sizeof(err));
         if (!tap_ok(rc == 0 && st.steps > 0,
                     "%s%s: unwinds correctly at each of %lu instructions", label,
                     what, st.steps))

@@ -45,7 +45,7 @@ M32_C_OBJS := $(patsubst %.c,$(M32)/obj/%.o,$(M32_C_SRCS))
 M32_TEST_LIB_OBJS := $(patsubst %.c,$(M32)/obj/%.o,$(TEST_LIB_SRCS))
 M32_PROGS  := kat_aes every_length aes586_diff
 
-$(M32)/obj/%.o: %.c $(BUILD)/gen/aes_tables.h
+$(M32)/obj/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) -Itest $(M32_DEFS) $(WARN) $(M32_CFLAGS) -MMD -MP -c $< -o $@
 $(M32)/obj/test/aes586/aes586_diff.o: M32_DEFS += -DAES586

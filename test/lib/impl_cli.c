@@ -43,8 +43,11 @@ static void check_choice(const char *what, const char *got, const char *want)
 }
 
 /* NAME<TAB>FORCE_MASK<TAB>NEED (four hex words, OPENSSL_ia32cap_P order). */
-static void list_entry(const char *name, const char *mask, const unsigned int need[4])
+static void list_entry(const char *name, const unsigned int *force_clear,
+                       const unsigned int need[4])
 {
+    char buf[CASM_FORCE_MASK_MAX];
+    const char *mask = casm_force_mask_text(force_clear, buf);
     printf("%s\t%s\t%08x %08x %08x %08x\n", name, mask ? mask : "",
            need[0], need[1], need[2], need[3]);
 }
@@ -52,14 +55,14 @@ static void list_entry(const char *name, const char *mask, const unsigned int ne
 static void list_aes(void)
 {
     for (size_t i = 0; i < casm_aes_impl_count; i++)
-        list_entry(casm_aes_impls[i]->name, casm_aes_impls[i]->force_mask,
+        list_entry(casm_aes_impls[i]->name, casm_aes_impls[i]->force_clear,
                    casm_aes_impls[i]->need);
 }
 
 static void list_sha1(void)
 {
     for (size_t i = 0; i < casm_sha1_impl_count; i++)
-        list_entry(casm_sha1_impls[i]->name, casm_sha1_impls[i]->force_mask,
+        list_entry(casm_sha1_impls[i]->name, casm_sha1_impls[i]->force_clear,
                    casm_sha1_impls[i]->need);
 }
 

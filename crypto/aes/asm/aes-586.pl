@@ -148,6 +148,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
+require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
 use AesMath qw(sbox inv_sbox te0 td0);
 
 our %OPT = (
@@ -643,7 +644,7 @@ sub switch_to_frame {
 sub note_sse {
     return if $x86only;
     &picmeup("eax", "OPENSSL_ia32cap_P");
-    &bt(&DWP(0, "eax"), 25);
+    &bt(&DWP(4 * Common::IA32Cap::word('sse'), "eax"), Common::IA32Cap::bit('sse'));
     &sbb("eax", "eax");
     &mov(&DWP($F{sse}, "esp"), "eax");
 }

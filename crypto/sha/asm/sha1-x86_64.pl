@@ -15,17 +15,15 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../../../perlasm/lib";
 use X64::Module;
+use Common::IA32Cap;
 
 my $dir = "$FindBin::Bin/sha1-x86_64";
 require "$dir/$_" for qw(shaext.pl rounds.pl integer.pl simd.pl);
 
 X64::Module::pipe_output(@ARGV);
 
-# OPENSSL_ia32cap_P bits the dispatcher tests: [word, bit].
-my %BIT = (
-    ssse3 => [1, 9], avx => [1, 28],
-    bmi1 => [2, 3], avx2 => [2, 5], bmi2 => [2, 8], sha => [2, 29],
-);
+# OPENSSL_ia32cap_P bits the dispatcher tests: name => [word, bit].
+my %BIT = Common::IA32Cap::word_bit_pairs();
 # Fastest first; a variant runs when all its bits are set.  Every SIMD
 # variant needs SSSE3, so clearing SSSE3 alone selects the integer code,
 # as it does in OpenSSL.

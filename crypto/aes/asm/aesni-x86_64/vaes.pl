@@ -19,10 +19,8 @@
 use strict;
 use warnings;
 
-our %VAES_CAP = (            # OPENSSL_ia32cap_P [word, bit]
-    avx2 => [2, 5], avx512f => [2, 16], avx512bw => [2, 30],
-    avx512vl => [2, 31], vaes => [3, 9], vpclmulqdq => [3, 10],
-);
+use Common::IA32Cap;
+our %VAES_CAP = Common::IA32Cap::word_bit_pairs();   # name => [word, bit]
 
 sub vaes_width {
     my ($bits) = @_;

@@ -1,0 +1,185 @@
+#!/usr/bin/perl
+# The capability table is the one place its facts are written:
+#   - perlasm/lib/Common/IA32Cap.pm is well formed (names and bits unique,
+#     words and bits in range);
+#   - build/gen/ia32cap_bits.h is what the generator writes (reproducible)
+#     and, compiled, gives every bit the Perl table gives;
+#   - the module scripts hold no capability table or bare bit of their own;
+#   - registry.c and bench/ hold no hand-written OPENSSL_ia32cap mask, and
+#     no C file of crypto/, test/ or bench/ casts a function pointer;
+#   - kat_aes --list and kat_sha1 --list show for each entry exactly the
+#     needs and the force mask its registry entry names, decoded through
+#     the Perl table.
+use strict;
+use warnings;
+no warnings 'portable';        # 64-bit mask halves
+use FindBin;
+use File::Temp qw(tempdir);
+use Test::More;
+use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../../perlasm/lib";
+use Common::IA32Cap;
+
+my $root  = "$FindBin::Bin/../..";
+my $build = $ENV{BUILD} // 'build';
+my $tmp   = tempdir(CLEANUP => 1);
+
+sub slurp {
+    my ($path) = @_;
+    open(my $fh, '<', $path) or die "$path: $!\n";
+    local $/;
+    return <$fh>;
+}
+
+# --- the table itself ------------------------------------------------------
+my @caps = @Common::IA32Cap::CAPS;
+my (%name_seen, %bit_seen, @bad);
+for my $c (@caps) {
+    my ($name, $w, $b, $what) = @$c;
+    push @bad, "$name: name is not [a-z0-9]+" unless $name =~ /^[a-z0-9]+$/;
+    push @bad, "$name: named twice" if $name_seen{$name}++;
+    push @bad, "$name: word $w outside 0..$#Common::IA32Cap::WORDS"
+        unless $w =~ /^\d+$/ && $w <= $#Common::IA32Cap::WORDS;
+    push @bad, "$name: bit $b outside 0..31" unless $b =~ /^\d+$/ && $b <= 31;
+    push @bad, "$name: word $w bit $b is also $bit_seen{\"$w/$b\"}"
+        if $bit_seen{"$w/$b"};
+    $bit_seen{"$w/$b"} //= $name;
+    push @bad, "$name: no description" unless defined $what && length $what;
+}
+ok(@caps > 0 && !@bad, scalar(@caps) . ' capabilities, each named once at its own word and bit')
+    or diag(join("\n", @bad));
+is(scalar(@Common::IA32Cap::WORDS), 4, 'four words, as OPENSSL_ia32cap_P has');
+is_deeply([ map { [ Common::IA32Cap::word($_->[0]), Common::IA32Cap::bit($_->[0]) ] } @caps ],
+          [ map { [ $_->[1], $_->[2] ] } @caps ], 'word() and bit() read the table');
+ok(!eval { Common::IA32Cap::bit('no_such_cap'); 1 }, 'an unknown name is an error');
+
+# --- the generated C header ------------------------------------------------
+my $hdr = "$build/gen/ia32cap_bits.h";
+my $gen = "$root/crypto/cpuid/gen_ia32cap_bits.pl";
+system($^X, $gen, "$tmp/a.h") == 0 && system($^X, $gen, "$tmp/b.h") == 0
+    or BAIL_OUT("$gen failed");
+ok(slurp("$tmp/a.h") eq slurp("$tmp/b.h"), 'the generator writes the same header twice');
+ok(-f $hdr && slurp($hdr) eq slurp("$tmp/a.h"), "$hdr is the generator's output");
+
+# Compiled, not read as text: every macro's value against the Perl table.
+my $cc = $ENV{CC} // 'cc';
+open(my $c, '>', "$tmp/dump.c") or die;
+print $c "#include <stdio.h>\n#include \"ia32cap_bits.h\"\nint main(void)\n{\n";
+for my $cap (@caps) {
+    my ($name, $w) = @$cap;
+    my $n = uc $name;
+    print $c "    printf(\"$name %d %d %u\\n\", CASM_CAP_${n}_WORD, CASM_CAP_${n}_BIT, CAP_W${w}_$n);\n";
+}
+print $c "    return 0;\n}\n";
+close $c;
+my $compiled = system("$cc -std=c11 -Wall -Werror -I$build/gen -o $tmp/dump $tmp/dump.c") == 0;
+ok($compiled, 'the generated header compiles with every macro the table implies');
+my %got = map { my ($n, @v) = split; $n => \@v } split /\n/, $compiled ? `$tmp/dump` : '';
+my @diff = grep {
+    my ($name, $w, $b) = @$_;
+    !$got{$name} || "@{ $got{$name} }" ne join(' ', $w, $b, 1 << $b)
+} @caps;
+ok($compiled && !@diff, 'C and Perl agree bit for bit')
+    or diag('differ: ' . join(' ', map { $_->[0] } @diff));
+my @extra = grep { my $n = lc $_; !$name_seen{$n} } slurp($hdr) =~ /^#define CASM_CAP_(\w+)_WORD/mg;
+ok(!@extra, 'the header names no capability the table lacks') or diag("@extra");
+
+# --- no other capability facts in the module scripts -----------------------
+my @stray;
+for my $f (qw(crypto/sha/asm/sha1-x86_64.pl crypto/aes/asm/aesni-x86_64/vaes.pl
+              crypto/aes/asm/aes-586.pl)) {
+    my $text = slurp("$root/$f");
+    push @stray, "$f: a [word, bit] pair" if $text =~ /=>\s*\[\s*\d+\s*,\s*\d+\s*\]/;
+    push @stray, "$f: a bare bt bit" if $text =~ /&bt\([^;]*,\s*\d+\s*\)/;
+}
+ok(!@stray, 'the module scripts take their bits from Common::IA32Cap') or diag(join("\n", @stray));
+
+# --- no hand-written masks, no function-pointer casts ----------------------
+my @c_files = map { chomp; $_ } `cd $root && find crypto test bench -name '*.[ch]'`;
+my (@masks, @casts);
+for my $f (@c_files) {
+    my $text = slurp("$root/$f");
+    if ($f eq 'crypto/dispatch/registry.c' || $f =~ m{^bench/}) {
+        push @masks, "$f: $1" while $text =~ /("[~:]*0x[0-9a-fA-F]+[^"]*")/g;
+    }
+    my $n = 0;
+    for my $line (split /\n/, $text) {
+        $n++;
+        push @casts, "$f:$n: $line"
+            if $line =~ /\(\s*(?:const\s+)?\w+_f\s*\)/             # (block128_f) etc.
+            || $line =~ /\(\s*[\w\s]+\(\s*\*\s*\)\s*\([^()]*\)\s*\)/;  # (void (*)(...))
+    }
+}
+ok(@c_files > 20 && !@masks, 'no OPENSSL_ia32cap mask literal in registry.c or bench/')
+    or diag(join("\n", @masks));
+ok(!@casts, 'no function-pointer cast in crypto/, test/ or bench/')
+    or diag(join("\n", @casts));
+
+# --- the registry's named needs and masks, against what the programs list --
+my %word_bit = Common::IA32Cap::word_bit_pairs();
+
+# Four words from named capabilities ("NONE" adds nothing).
+sub words_of {
+    my @w = (0) x 4;
+    for my $n (map { lc } grep { $_ ne 'NONE' } @_) {
+        die "registry.c names unknown capability $n\n" unless $word_bit{$n};
+        $w[ $word_bit{$n}[0] ] |= 1 << $word_bit{$n}[1];
+    }
+    return \@w;
+}
+
+# "~V0:~V1" (either half may be empty or ~0) back to the four words cleared.
+sub decode_mask {
+    my ($text) = @_;
+    return undef if $text eq '';
+    my ($v0, $v1) = $text =~ /^(?:~(0x[0-9a-f]+|0))?:~(0x[0-9a-f]+|0)$/
+        or return "not of the form [~V0]:~V1: $text";
+    my ($a, $b) = map { defined $_ ? hex($_) : 0 } $v0, $v1;
+    return [ $a & 0xffffffff, $a >> 32, $b & 0xffffffff, $b >> 32 ];
+}
+
+my $reg = slurp("$root/crypto/dispatch/registry.c");
+my %sets = map { $_->[0] => words_of(split /\s*,\s*/, $_->[1]) }
+           map { [ /(\w+)\[4\] = CAPSET\(([^)]*)\)/ ] }
+           $reg =~ /^(?:static )?const unsigned int \w+\[4\] = CAPSET\([^)]*\);/mg;
+my %alt;          # FORCE macro => its values across the #if branches
+push @{ $alt{$1} }, $2 while $reg =~ /^#define (\w+_FORCE) (\w+)/mg;
+
+sub force_words {
+    my ($expr) = @_;
+    return [ undef ] if $expr eq 'NULL';
+    return [ map { @{ force_words($_) } } @{ $alt{$expr} } ] if $alt{$expr};
+    return [ $sets{$expr} ] if $sets{$expr};
+    return [ words_of(split /\s*,\s*/, $1) ] if $expr =~ /CAPSET\(([^)]*)\)/;
+    die "registry.c: cannot read force_clear = $expr\n";
+}
+
+for my $kind ([ aes => 'kat_aes' ], [ sha1 => 'kat_sha1' ]) {
+    my ($type, $prog) = @$kind;
+    my %src;
+    while ($reg =~ /static const struct casm_${type}_impl \w+ = \{(.*?)\n\};/sg) {
+        my $body = $1;
+        my ($name) = $body =~ /\.name = "([^"]+)"/;
+        my ($need) = $body =~ /\.need = CAPSET\(([^)]*)\)/;
+        my ($force) = $body =~ /\.force_clear = (.*?),\n/;
+        $src{$name} = { need => words_of(split /\s*,\s*/, $need // ''),
+                        force => force_words($force) };
+    }
+    # NAME<TAB>MASK<TAB>four need words (test/lib/impl_cli.c).
+    my @listed = map { my ($n, $m, $w) = split /\t/; [ $n, $m, [ map { hex } split ' ', $w ] ] }
+                 split /\n/, `$build/test/$prog --list`;
+    ok(@listed > 0, "$prog --list names entries");
+    for my $e (@listed) {
+        my ($name, $mask, $need) = @$e;
+        my $s = $src{$name};
+        ok($s, "$type $name is an entry of registry.c") or next;
+        is("@$need", "@{ $s->{need} }", "$type $name: needs exactly its named capabilities");
+        my $got = decode_mask($mask // '');
+        ok(!defined $got ? grep({ !defined } @{ $s->{force} })
+                         : ref $got && grep({ defined && "@$_" eq "@$got" } @{ $s->{force} }),
+           "$type $name: mask '" . ($mask // '') . "' clears exactly its named capabilities")
+            or diag(ref $got || !defined $got ? 'decoded: ' . join(' ', map { sprintf '%08x', $_ } @{ $got // [] }) : $got);
+    }
+}
+
+done_testing();
