@@ -218,4 +218,6 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
+include mk/dist.mk
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
