@@ -36,6 +36,9 @@ use Capture qw(capture);
 use ImplRuns qw(result finish in_path);
 
 $| = 1;
+# Run from `make test`, the makes here must not join its jobserver or take
+# its command-line variables: they build other trees.
+delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES)};
 my $root    = abs_path("$FindBin::Bin/../..");
 my $build   = $ENV{BUILD} // 'build';
 my $buildp  = File::Spec->rel2abs($build, $root);
