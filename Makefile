@@ -265,4 +265,6 @@ help:
 	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC QEMU_I386 QEMU_X86_64 WINE64 ...'
 	@echo '                      optional tools (mk/toolchain.mk)'
 
+include mk/dist.mk
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
