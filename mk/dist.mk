@@ -1,6 +1,6 @@
 # Included by the Makefile: `make dist` writes build/crypto-asm-VERSION.tar.gz,
 # a release that builds libcrypto-asm.a without perl: the library's C and
-# headers, the generated aes_tables.h, every module's assembly for every
+# headers, the generated headers (GEN_HDRS), every module's assembly for every
 # platform, the known-answer test programs, and a Makefile
 # (tools/dist/Makefile with this tree's source lists filled in).  The
 # tarball is reproducible (tools/dist/make-dist.sh).
@@ -37,7 +37,7 @@ DIST_RENAMED = \
     Makefile=$(DIST)/Makefile \
     INSTALL=tools/dist/INSTALL \
     test/run-kat.sh=tools/dist/run-kat.sh \
-    gen/aes_tables.h=$(BUILD)/gen/aes_tables.h \
+    $(foreach h,$(filter %.h,$(GEN_HDRS)),gen/$(notdir $(h))=$(h)) \
     $(foreach m,$(ASM_MODULES), \
         asm/linux-x86_64/$(m).s=$(BUILD)/gen/asm/$(m).s \
         asm/macos-x86_64/$(m).s=$(DIST_GEN)/macos-x86_64/$(m).s \
