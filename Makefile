@@ -82,12 +82,14 @@ BUILD_CONFIG_TEXT := CC=$(CC) CFLAGS=$(CFLAGS) AES_CORE=$(AES_CORE) ASM_MODULES=
 $(shell mkdir -p $(BUILD)/gen && echo '$(BUILD_CONFIG_TEXT)' | cmp -s - $(BUILD_CONFIG) 2>/dev/null || echo '$(BUILD_CONFIG_TEXT)' > $(BUILD_CONFIG))
 GEN_HDRS := $(BUILD)/gen/aes_tables.h $(BUILD)/gen/ia32cap_bits.h $(BUILD_CONFIG)
 
-.PHONY: all test bench install uninstall clean test-deps help
+.PHONY: all test bench install uninstall clean test-deps help gen-headers
 .DELETE_ON_ERROR:
 # Keep intermediate objects, so a second make has nothing to redo.
 .SECONDARY:
 
 all: $(LIB) tests bench-bin
+# What every C compile includes from the build (for tools that compile alone).
+gen-headers: $(GEN_HDRS)
 
 $(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl crypto/aes/AesMath.pm
 	@mkdir -p $(@D)

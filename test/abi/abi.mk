@@ -39,7 +39,7 @@ tests: $(BUILD)/test/abi/module_abi
 # under wine64 by test/t/51-abi-win64.t.  Only built when both tools exist
 # (HAVE_WIN64).
 W64      := $(BUILD)/test/win64
-W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib
+W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib -D__USE_MINGW_ANSI_STDIO=1
 
 $(W64)/%.c.o: test/abi/%.c test/abi/abi_check.h test/lib/tap.h
 	@mkdir -p $(@D)

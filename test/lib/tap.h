@@ -10,13 +10,21 @@
 
 void tap_plan(int n);
 /* Records one test; returns ok so callers can chain diagnostics. */
-int tap_ok(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_skip(const char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* mingw's gcc reads "printf" as the Microsoft runtime's format, which lacks
+ * %zu; the programs use C99 formats (with __USE_MINGW_ANSI_STDIO there). */
+#if defined(__MINGW32__) && !defined(__clang__)
+#define TAP_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#else
+#define TAP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
+
+int tap_ok(int ok, const char *fmt, ...) TAP_PRINTF(2, 3);
+void tap_skip(const char *why, const char *fmt, ...) TAP_PRINTF(2, 3);
+void tap_diag(const char *fmt, ...) TAP_PRINTF(1, 2);
 /* Plan everything at once: the whole program is skipped. Exits 0. */
-void tap_skip_all(const char *why, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void tap_skip_all(const char *why, ...) __attribute__((noreturn)) TAP_PRINTF(1, 2);
 /* Aborts the run (TAP "Bail out!"), exit 255. */
-void tap_bail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void tap_bail(const char *fmt, ...) __attribute__((noreturn)) TAP_PRINTF(1, 2);
 int tap_done(void);
 
 /* Hex helpers shared by the tests. */

@@ -52,9 +52,11 @@ for my $cc (qw(gcc clang)) {
         or diag("@cmd");
 }
 
-# --- the generated header the compiles include --------------------------------
-my ($st, $out) = capture('make', '--no-print-directory', "BUILD=$dir", "$dir/gen/aes_tables.h");
-result(!$st && -s "$dir/gen/aes_tables.h", 'the scratch build directory has its generated AES tables')
+# --- the generated headers the compiles include --------------------------------
+my ($st, $out) = capture('make', '--no-print-directory', "BUILD=$dir", 'gen-headers');
+my @headers = glob("$dir/gen/*.h");
+result(!$st && @headers && !grep({ !-s } @headers), 'the scratch build directory has its generated headers ('
+       . join(' ', map { s{.*/}{}r } @headers) . ')')
     or diag($out);
 
 # Why DRIVER (e.g. "gcc -m32") cannot be used here, or undef.
