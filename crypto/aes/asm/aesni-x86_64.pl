@@ -56,7 +56,7 @@ BEGIN {
     my $parts = "$FindBin::Bin/aesni-x86_64";
     require "$parts/$_.pl" for qw(common vaes ccm ocb);
     AESNI::Common->import(qw(label roles width key_setup mid_rounds one_block));
-    AESNI::VAES->import(qw(vaes_variants vaes_select vaes_constants vaes_ecb_bulk
+    AESNI::VAES->import(qw(vaes_entries @VAES_WIDTHS vaes_select vaes_constants vaes_ecb_bulk
                            vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED));
     AESNI::CCM->import(qw(ccm64_functions));
     AESNI::OCB->import(qw(ocb_functions));
@@ -232,12 +232,13 @@ ___
 }
 
 # ---------------------------------------------------------------------------
-# ECB, CBC, CTR32 and XTS come in three functions each (vaes_variants):
-# OpenSSL's name, which chooses a VAES width at run time (vaes_select),
-# and NAME_vaes512 / NAME_vaes256, hidden, which take that width without
-# looking at the CPU, so the tests reach each one directly.  All three
-# finish on the xmm code below, and all three start there for inputs
-# shorter than:
+# ECB, CBC, CTR32 and XTS each have one function, NAME_body, holding
+# the xmm code and both wide sections, reached through three entry points
+# (vaes_entries): OpenSSL's name, which lets the body choose a VAES width
+# at run time (vaes_select), and NAME_vaes512 / NAME_vaes256, hidden,
+# which ask for that width without looking at the CPU, so the tests reach
+# each one directly.  Every width finishes on the xmm code, and every
+# entry starts there for inputs shorter than:
 #
 # Shortest input (bytes for ECB/CBC/XTS, blocks for CTR) for which the
 # functions leave the xmm code.
@@ -253,20 +254,22 @@ print ".extern\tOPENSSL_ia32cap_P\n.hidden\tOPENSSL_ia32cap_P\n", vaes_constants
 
 # ---------------------------------------------------------------------------
 # ECB.  xmm0-7 blocks, xmm8 round key, xmm9 K0, xmm10 Klast.
-for my $fv (@{ vaes_variants('aesni_ecb_encrypt') }) {
-    my ($name, $variant, $head, $widths) = @$fv;
+{
+    my $name = 'aesni_ecb_encrypt';
+    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    print vaes_entries($name, $body);
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', enc => '%r8',
                   rounds => '%r10', end => '%r11');
     my %wide_entry = wide_entries($name, $widths);
     my ($k0, $kl, $tk) = ('%xmm9', '%xmm10', '%xmm8');
     my $t = <<___;
 
-$head.function $name, args=5, xmm=6-10
+.function $body, args=5, xmm=6-10
 	and	\$-16,$R{len}
 	jz	.L${name}_done
 ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	movups	($R{end}),$kl
-${\ vaes_select(variant => $variant, entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ecb}) }	test	$R{enc32},$R{enc32}
+${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ecb}) }	test	$R{enc32},$R{enc32}
 	jz	.L${name}_dec
 .L${name}_enc:
 ___
@@ -322,8 +325,10 @@ ___
 # writes a whole block, decryption reads a whole block, writes len % 16
 # bytes and takes that whole input block as the next iv.  The partial
 # block goes through the 16-byte local.
-for my $fv (@{ vaes_variants('aesni_cbc_encrypt') }) {
-    my ($name, $variant, $head, $widths) = @$fv;
+{
+    my $name = 'aesni_cbc_encrypt';
+    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    print vaes_entries($name, $body);
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', ivec => '%r8',
                   enc => '%r9', rounds => '%r10', end => '%r11',
                   partial => '%r9',       # len % 16, once enc is tested
@@ -333,19 +338,17 @@ for my $fv (@{ vaes_variants('aesni_cbc_encrypt') }) {
     my $x = $b[0];
     my $t = <<___;
 
-$head.function $name, args=6, xmm=6-13, stack=16
+.function $body, args=6, xmm=6-13, stack=16
 	test	$R{len},$R{len}
 	jz	.L${name}_ret
 ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	movups	($R{end}),$kl
 	movdqu	($R{ivec}),$iv
-	mov	$R{len},$R{i}
-	and	\$15,$R{i32}
-	and	\$-16,$R{len}
 	test	$R{enc32},$R{enc32}
-	mov	$R{i},$R{partial}			# len % 16
+	mov	$R{len},$R{partial}		# enc is tested; mov keeps the flags
 	jz	.L${name}_dec
-	test	$R{len},$R{len}
+	and	\$15,$R{partial32}			# len % 16
+	and	\$-16,$R{len}
 	jz	.L${name}_enc_partial
 
 	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.  K0
@@ -398,9 +401,12 @@ ${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $x) }	aesenclast	$kl,$x
 
 	# Decryption: the XOR with the previous ciphertext rides in the
 	# aesdeclast key; every ciphertext is read before any output of its
-	# group is written, so in == out works.
+	# group is written, so in == out works.  Nothing before vaes_select
+	# writes rax, which holds the width the entry asked for.
 .L${name}_dec:
-${\ vaes_select(variant => $variant, entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{cbc}) }.L${name}_dec_x:
+	and	\$15,$R{partial32}			# len % 16
+	and	\$-16,$R{len}
+${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{cbc}) }.L${name}_dec_x:
 	sub	\$128,$R{len}
 	jb	.L${name}_dec_tail
 .align	16
@@ -481,8 +487,10 @@ ___
 # short-message case) has its own path: the counter block is ivec itself,
 # read in the same three pieces, and none of the per-block counter
 # arithmetic is needed.
-for my $fv (@{ vaes_variants('aesni_ctr32_encrypt_blocks') }) {
-    my ($name, $variant, $head, $widths) = @$fv;
+{
+    my $name = 'aesni_ctr32_encrypt_blocks';
+    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    print vaes_entries($name, $body);
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', ivec => '%r8',
                   rounds => '%r10', end => '%r11',
                   ctr => '%r9',           # the counter, native order
@@ -493,7 +501,7 @@ for my $fv (@{ vaes_variants('aesni_ctr32_encrypt_blocks') }) {
     my $x = $b[0];
     my $t = <<___;
 
-$head.function $name, args=5, xmm=6-15
+.function $body, args=5, xmm=6-15
 	cmp	\$1,$R{len}
 	jne	.L${name}_blocks
 ${\ key_setup(\%R, $R{key}) }	movq	($R{ivec}),$x
@@ -520,7 +528,7 @@ ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	mov	12($R{ivec}),$R{ctr32}
 	bswap	$R{ctr32}				# the counter
 	mov	12($R{key}),$R{k0word32}			# K0[3]
-${\ vaes_select(variant => $variant, entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ctr}) }.L${name}_x:
+${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ctr}) }.L${name}_x:
 	sub	\$8,$R{len}
 	jb	.L${name}_tail
 .align	16
@@ -622,8 +630,10 @@ $mask_label:
 .text
 ___
     for my $dir (qw(enc dec)) {
-      for my $fv (@{ vaes_variants("aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt')) }) {
-        my ($name, $variant, $head, $widths) = @$fv;
+      {
+        my $name = "aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt');
+        my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+        print vaes_entries($name, $body);
         my %wide_entry = wide_entries($name, $widths);
         my $op = "aes$dir";
         my $L = sub { ".L${name}_$_[0]" };
@@ -636,7 +646,7 @@ ___
         };
         my $t = <<___;
 
-$head.function $name, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
+.function $body, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
 	cmp	\$16,$R{len}
 	jb	${\ $L->('ret') }
 	movdqu	($R{iv}),$T
@@ -673,7 +683,7 @@ ___
             }
             return $f;
         };
-        $t .= vaes_select(variant => $variant, entries => \%wide_entry, count => $R{len},
+        $t .= vaes_select(entries => \%wide_entry, count => $R{len},
                           min => $VAES_MIN{xts}, needs => ['vpclmulqdq'])
             . "${\ $L->('x') }:\n";
         $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n";

@@ -34,7 +34,8 @@
 # sixteen tzcnt and XORs; the checksum is kept per lane and folded when the
 # wide code hands what is left to the xmm code.  aesni_ocb_encrypt_vaes256
 # / aesni_ocb_decrypt_vaes256 (hidden) always take the ymm path, so the
-# tests reach it directly.  No zmm width yet.
+# tests reach it directly; they and OpenSSL's names are entry points of
+# one function per direction.  No zmm width yet.
 #
 # Measured with `build/bench/bench --mode ocb` (AMD EPYC Zen 5, load
 # average near 6, TSC cycles/byte for a whole 16 KiB message: nonce,
@@ -51,7 +52,7 @@ BEGIN {
     require "$here/common.pl";
     require "$here/vaes.pl";
     AESNI::Common->import(qw(roles width key_setup mid_rounds));
-    AESNI::VAES->import(qw(vaes_variants vaes_select));
+    AESNI::VAES->import(qw(vaes_entries vaes_select));
 }
 our @EXPORT_OK = qw(ocb_functions);
 
@@ -60,7 +61,8 @@ our @EXPORT_OK = qw(ocb_functions);
 # is offset_i; rounds and end are R and END of the round helpers.
 my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx',
               ltab => '%rcx', index => '%r8', offset => '%r9',
-              rounds => '%r10', end => '%r11', tmp => '%rax');
+              rounds => '%r10', end => '%r11', tmp => '%rax',
+              csum => '%rcx');            # &checksum, briefly, before ltab
 # Vector registers by number, so the ymm path can name the same ones:
 # offk0 holds Offset ^ K0, kd K0 ^ Klast, sum the checksum.
 my %V = (tk => 8, offk0 => 9, sum => 10, kd => 11, t => 12, u => 13, k0 => 14, wtmp => 15);
@@ -195,24 +197,26 @@ ___
     return $s;
 }
 
+# One function per direction, NAME_body, behind the entry points NAME and
+# NAME_vaes256 (vaes_entries); rax carries the width asked for up to
+# vaes_select, so nothing before it writes rax.
 sub _ocb_function {
-    my ($name, $op, $variant, $head, $widths) = @_;
+    my ($name, $op) = @_;
+    my $body = "${name}_body";
     my $L = sub { ".L${name}_$_[0]" };
-    my %wide_entry = map { $_ => $L->("w$_") } @$widths;
-    my $select = vaes_select(variant => $variant, entries => \%wide_entry,
-                             count => $R{len}, min => $OCB_VAES_MIN,
-                             xmm => $L->('x'), fixed_keeps_min => 0);
-    my $s = <<___;
-
-$head.function $name, args=8, xmm=6-15, stack=${\ ($RESUME + 16) }
+    my %wide_entry = (256 => $L->('w256'));
+    my $select = vaes_select(entries => \%wide_entry, count => $R{len},
+                             min => $OCB_VAES_MIN, xmm => $L->('x'));
+    my $s = vaes_entries($name, $body, 256) . <<___;
+.function $body, args=8, xmm=6-15, stack=${\ ($RESUME + 16) }
 	test	$R{len},$R{len}
 	jz	${\ $L->('ret') }
 ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	movups	($R{end}),$kd
 	pxor	$k0,$kd
+	mov	\@arg8,$R{csum}
+	movdqu	($R{csum}),$sum
 	mov	\@arg7,$R{ltab}
-	mov	\@arg8,$R{tmp}
-	movdqu	($R{tmp}),$sum
 	movdqu	($R{offset}),$offk0
 	pxor	$k0,$offk0
 	movq	\$0,$RESUME(%rsp)
@@ -253,7 +257,7 @@ sub ocb_functions {
     my $s = '';
     for my $f ([ 'aesni_ocb_encrypt', 'aesenc' ], [ 'aesni_ocb_decrypt', 'aesdec' ]) {
         my ($name, $op) = @$f;
-        $s .= _ocb_function($_->[0], $op, @$_[1 .. 3]) for @{ vaes_variants($name, 256) };
+        $s .= _ocb_function($name, $op);
     }
     return $s;
 }

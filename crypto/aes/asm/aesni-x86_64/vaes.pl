@@ -6,7 +6,7 @@ BEGIN {
     require "$here/common.pl";
     AESNI::Common->import(qw(label roles width mid_rounds));
 }
-our @EXPORT_OK = qw(vaes_variants vaes_select vaes_cap_test vaes_constants
+our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_constants
                     vaes_ecb_bulk vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk
                     @VAES_CTR_KEYED);
 
@@ -44,20 +44,36 @@ sub _vr { my ($width, $n) = @_; return "%$width->{v}$n" }
 
 my $XMM = width(128);
 
-# The entry points of one mode: OpenSSL's name, which chooses a width at
-# run time ('dispatch'), and NAME_vaesBITS (hidden), which always take
-# that width, so the tests reach each directly.  Each is [name, variant,
-# head (the symbol directives), widths its body holds].
-sub vaes_variants {
-    my ($name, @bits) = @_;
-    @bits = (512, 256) unless @bits;
-    return [ [ $name, 'dispatch', ".globl\t$name\n", [@bits] ],
-             map { [ "${name}_vaes$_", $_, ".globl\t${name}_vaes$_\n.hidden\t${name}_vaes$_\n", [$_] ] } @bits ];
-}
+# want: how an entry point tells its mode's body which width it asks
+# for (0: choose from the CPU, else 512 or 256).  rax is volatile and
+# carries no argument on either ABI, and the Win64 prologue of .function
+# leaves it alone.  capword: the capability test's scratch; no mode holds
+# a value in rax across its vaes_select, so every caller can lend it.
+my %CAP_R = roles(want => '%rax', capword => '%rax');
 
-# The capability test's one register: no mode holds a value in rax
-# across its vaes_select, so every caller can lend it.
-my %CAP_R = roles(word => '%rax');
+# The widths of the wide sections, widest first.
+our @VAES_WIDTHS = (512, 256);
+
+# The entry points of a mode whose code is the one function $body: they
+# go ahead of it as frameless tail jumps (@abi-omnipotent, as the SHA-1
+# dispatcher), so the body's frame and unwind data serve all of them and
+# its xmm code and each wide section appear once.  OpenSSL's $name asks
+# for no width; NAME_vaesBITS (hidden) for BITS, one per width of @bits
+# (default @VAES_WIDTHS), so the tests and the benchmark reach each width
+# directly.
+sub vaes_entries {
+    my ($name, $body, @bits) = @_;
+    @bits = @VAES_WIDTHS unless @bits;
+    my $t = '';
+    for my $w (0, @bits) {
+        my $sym = $w ? "${name}_vaes$w" : $name;
+        my $want = $w ? "\tmov\t\$$w,$CAP_R{want32}\n" : "\txor\t$CAP_R{want32},$CAP_R{want32}\n";
+        $t .= "\n.globl\t$sym\n" . ($w ? ".hidden\t$sym\n" : '')
+            . ".type\t$sym,\@abi-omnipotent\n.align\t16\n$sym:\n.cfi_startproc\n"
+            . "\tendbranch\n$want\tjmp\t$body\n.cfi_endproc\n.size\t$sym,.-$sym\n";
+    }
+    return $t;
+}
 
 # Jump to $target when every capability of $width is present; clobbers
 # rax.  Falls through otherwise.
@@ -65,7 +81,7 @@ sub vaes_cap_test {
     my ($width, $target, @extra) = @_;
     my %mask;
     $mask{ $VAES_CAP{$_}[0] } |= 1 << $VAES_CAP{$_}[1] for @{ $width->{caps} }, @extra;
-    my ($skip, $t, $w) = (label('nocap'), '', $CAP_R{word32});
+    my ($skip, $t, $w) = (label('nocap'), '', $CAP_R{capword32});
     for my $word (sort keys %mask) {
         my ($off, $m) = (4 * $word, sprintf('0x%x', $mask{$word}));
         $t .= "\tmov\tOPENSSL_ia32cap_P+$off(%rip),$w\n"
@@ -74,32 +90,28 @@ sub vaes_cap_test {
     return "$t\tjmp\t$target\n$skip:\n";
 }
 
-# The one place a width is chosen, at the head of a mode.  Arguments:
-#   variant  'dispatch' or a width (512, 256)
+# The one place a width is chosen, at the head of a mode's body.
+# Arguments:
 #   entries  { width => label of that width's section }
 #   count    register with the input size, min: its threshold
 #   needs    capabilities the mode needs on top of the width's own
 #   xmm      the label for the xmm code (default: a fresh one), placed
 #            right after this sequence
-#   fixed_keeps_min  whether a fixed width also leaves short inputs on xmm
-# Inputs shorter than min stay in the xmm code; longer ones go, for
-# 'dispatch', to the widest section whose capabilities are present, else
-# to the xmm code.  The fixed widths keep the threshold by default because
-# they are what the dispatching API calls on a VAES machine: at 16 bytes
-# the wide set-up (broadcasts, XTS tweak vectors, vzeroupper) made ECB,
-# CBC decryption and XTS take 1.2-1.4x the xmm time (Zen 3, same process).
+# Inputs shorter than min stay in the xmm code, whichever entry was
+# called: the fixed widths are what the dispatching API calls on a VAES
+# machine, and at 16 bytes the wide set-up (broadcasts, XTS tweak
+# vectors, vzeroupper) made ECB, CBC decryption and XTS take 1.2-1.4x the
+# xmm time (Zen 3, same process).  Longer ones go to the width the entry
+# asked for (want), else to the widest section whose capabilities are
+# present, else to the xmm code.  Nothing before this in a body may
+# write rax.
 sub vaes_select {
     my (%arg) = @_;
-    my $keeps_min = $arg{fixed_keeps_min} // 1;
     my $xmm = $arg{xmm} // label('xmm');
-    my $t = $arg{variant} eq 'dispatch' || $keeps_min
-        ? "\tcmp\t\$$arg{min},$arg{count}\n\tjb\t$xmm\n" : '';
-    if ($arg{variant} eq 'dispatch') {
-        $t .= vaes_cap_test(width($_), $arg{entries}{$_}, @{ $arg{needs} // [] })
-            for sort { $b <=> $a } keys %{ $arg{entries} };
-    } else {
-        $t .= "\tjmp\t$arg{entries}{$arg{variant}}\n";
-    }
+    my @widths = sort { $b <=> $a } keys %{ $arg{entries} };
+    my $t = "\tcmp\t\$$arg{min},$arg{count}\n\tjb\t$xmm\n";
+    $t .= "\tcmp\t\$$_,$CAP_R{want32}\n\tje\t$arg{entries}{$_}\n" for @widths;
+    $t .= vaes_cap_test(width($_), $arg{entries}{$_}, @{ $arg{needs} // [] }) for @widths;
     return "$t$xmm:\n";
 }
 
