@@ -37,69 +37,35 @@
 # block i uses key Klast ^ K0 ^ P[i+1] and so yields block i+1's state after
 # round 0 directly; C[i] is recovered off the chain.  The chain is then
 # exactly Nr AES instructions per block.
+#
+# Parts.  aesni-x86_64/common.pl holds what every part shares (labels,
+# register roles, width descriptors, the rounds); vaes.pl the wide paths
+# and the run-time choice of width; ccm.pl and ocb.pl those modes.  Each
+# is a package and imports what it uses by name.
+#
+# Registers.  Every function names its general registers by role in a
+# table (roles(), giving NAME, NAME32 and NAME8) and its vector
+# registers in variables; the bodies use only those names.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../../../perlasm/lib";
 use X64::Module;
 
-require "$FindBin::Bin/aesni-x86_64/vaes.pl";
-require "$FindBin::Bin/aesni-x86_64/ccm.pl";
-require "$FindBin::Bin/aesni-x86_64/ocb.pl";
+BEGIN {
+    my $parts = "$FindBin::Bin/aesni-x86_64";
+    require "$parts/$_.pl" for qw(common vaes ccm ocb);
+    AESNI::Common->import(qw(label roles width key_setup mid_rounds one_block));
+    AESNI::VAES->import(qw(vaes_entries @VAES_WIDTHS vaes_select vaes_constants vaes_ecb_bulk
+                           vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED));
+    AESNI::CCM->import(qw(ccm64_functions));
+    AESNI::OCB->import(qw(ocb_functions));
+}
 
 X64::Module::pipe_output(@ARGV);
 
-my $seq = 0;
-sub label { my ($what) = @_; return ".Laesni_${what}_" . $seq++ }
-
+my $XMM = width(128);
 my @b = map { "%xmm$_" } 0 .. 7;         # block registers of the 8-way paths
-
-# ---------------------------------------------------------------------------
-# Round helpers.  $r = register with R (32-bit), $end = END pointer.
-
-# Load R and END for the schedule at $key.  Clobbers nothing else.
-sub key_setup {
-    my ($key, $r, $end) = @_;
-    return <<___;
-	mov	240($key),$r
-	mov	$r,${\ _low32($end)}
-	shl	\$4,${\ _low32($end)}
-	lea	16($key,$end),$end
-___
-}
-
-sub _low32 {
-    my ($r) = @_;
-    return "%e$1" if $r =~ /^%r([a-ds][xip])$/;
-    return "%${1}d" if $r =~ /^%(r\d+)$/;
-    die "no 32-bit name for $r";
-}
-
-# Middle rounds (all but round 0 and the last) on @blocks, loading each
-# key into $tk.  $op is aesenc or aesdec.
-sub mid_rounds {
-    my ($op, $r, $end, $tk, @blocks) = @_;
-    my ($l11, $l9) = (label('r11'), label('r9'));
-    my $t = "\tcmp\t\$11,$r\n\tjb\t$l9\n\tje\t$l11\n";
-    for my $i (reverse 1 .. 13) {            # key i rounds before END
-        $t .= "$l11:\n" if $i == 11;
-        $t .= "$l9:\n" if $i == 9;
-        $t .= "\tmovups\t-" . 16 * $i . "($end),$tk\n";
-        $t .= "\t$op\t$tk,$_\n" for @blocks;
-    }
-    return $t;
-}
-
-# A whole block cipher on one register: round 0 from memory, last from
-# memory, key schedule at $key.
-sub one_block {
-    my ($dir, $key, $x, $tk, $r, $end) = @_;
-    my $op = $dir eq 'enc' ? 'aesenc' : 'aesdec';
-    return key_setup($key, $r, $end)
-         . "\tmovups\t($key),$tk\n\tpxor\t$tk,$x\n"
-         . mid_rounds($op, $r, $end, $tk, $x)
-         . "\tmovups\t($end),$tk\n\t${op}last\t$tk,$x\n";
-}
 
 # ---------------------------------------------------------------------------
 # Key schedules.
@@ -112,86 +78,100 @@ sub one_block {
 # SubWord(temp) in lane 0 and RotWord(SubWord(temp)) in lane 1; Rcon is
 # added from a register, so one instruction serves every round.
 #
-# In:  %rdi user key, %esi bits, %rdx schedule.  Out: %eax = 0, -1, -2;
-# on success %ecx = R.  Clobbers rsi, rdi, r8-r11, xmm0.
+# In: user_key, bits, sched.  Out: status = 0, -1, -2; on success
+# rounds = R.  Clobbers the other roles below and xmm0.
+my %KR = roles(user_key => '%rdi', bits => '%rsi', sched => '%rdx',
+               status => '%rax', rounds => '%rcx',
+               nk => '%rsi',             # bits / 32, once checked
+               idx => '%rax', copy => '%r8',          # copying the key
+               sched_end => '%rdi', w => '%r8',       # &w[i]
+               back => '%r11',           # -4 * Nk: w[i - Nk] = (w, back)
+               rcon => '%r10', imod => '%r9', temp => '%rax',
+               front => '%rdx');         # set_decrypt_key's walk, with w
+my $kx = '%xmm0';
+
 sub expand_key {
     my ($tag) = @_;
+    my %R = %KR;
     my ($fail, $ok, $copy, $loop, $mid, $four, $store, $rc) =
         map { label("$tag$_") } qw(fail ok copy loop mid four store rc);
     return <<___;
-	mov	\$-1,%eax
-	test	%rdi,%rdi
+	mov	\$-1,$R{status32}
+	test	$R{user_key},$R{user_key}
 	jz	$fail
-	test	%rdx,%rdx
+	test	$R{sched},$R{sched}
 	jz	$fail
-	mov	\$-2,%eax
-	cmp	\$128,%esi
+	mov	\$-2,$R{status32}
+	cmp	\$128,$R{bits32}
 	je	$ok
-	cmp	\$192,%esi
+	cmp	\$192,$R{bits32}
 	je	$ok
-	cmp	\$256,%esi
+	cmp	\$256,$R{bits32}
 	jne	$fail
 $ok:
-	shr	\$5,%esi			# Nk
-	lea	5(%rsi),%ecx			# R = Nk + 5
-	mov	%ecx,240(%rdx)
-	xor	%eax,%eax
+	shr	\$5,$R{nk32}			# Nk
+	lea	5($R{nk}),$R{rounds32}			# R = Nk + 5
+	mov	$R{rounds32},240($R{sched})
+	xor	$R{idx32},$R{idx32}
 $copy:
-	mov	(%rdi,%rax,4),%r8d
-	mov	%r8d,(%rdx,%rax,4)
-	inc	%eax
-	cmp	%esi,%eax
+	mov	($R{user_key},$R{idx},4),$R{copy32}
+	mov	$R{copy32},($R{sched},$R{idx},4)
+	inc	$R{idx32}
+	cmp	$R{nk32},$R{idx32}
 	jb	$copy
-	lea	7(%rsi),%edi			# 4 * (Nk + 7) words of 4 bytes
-	shl	\$4,%edi
-	lea	(%rdx,%rdi),%rdi		# end of the schedule
-	lea	(%rdx,%rsi,4),%r8		# &w[Nk]
-	mov	%rsi,%r11
-	shl	\$2,%r11
-	neg	%r11				# -4 * Nk: w[i - Nk] = (%r8,%r11)
-	mov	\$1,%r10d			# Rcon
-	xor	%r9d,%r9d			# i % Nk
+	lea	7($R{nk}),$R{sched_end32}			# 4 * (Nk + 7) words of 4 bytes
+	shl	\$4,$R{sched_end32}
+	lea	($R{sched},$R{sched_end}),$R{sched_end}		# end of the schedule
+	lea	($R{sched},$R{nk},4),$R{w}		# &w[Nk]
+	mov	$R{nk},$R{back}
+	shl	\$2,$R{back}
+	neg	$R{back}
+	mov	\$1,$R{rcon32}
+	xor	$R{imod32},$R{imod32}			# i % Nk
 $loop:
-	mov	-4(%r8),%eax
-	test	%r9d,%r9d
+	mov	-4($R{w}),$R{temp32}
+	test	$R{imod32},$R{imod32}
 	jnz	$mid
-	movd	%eax,%xmm0
-	pshufd	\$0,%xmm0,%xmm0
-	aeskeygenassist	\$0,%xmm0,%xmm0
-	pextrd	\$1,%xmm0,%eax			# RotWord(SubWord(temp))
-	xor	%r10d,%eax
-	add	%r10d,%r10d			# Rcon times x in GF(2^8)
-	cmp	\$0x100,%r10d
+	movd	$R{temp32},$kx
+	pshufd	\$0,$kx,$kx
+	aeskeygenassist	\$0,$kx,$kx
+	pextrd	\$1,$kx,$R{temp32}			# RotWord(SubWord(temp))
+	xor	$R{rcon32},$R{temp32}
+	add	$R{rcon32},$R{rcon32}			# Rcon times x in GF(2^8)
+	cmp	\$0x100,$R{rcon32}
 	jb	$store
-	xor	\$0x11b,%r10d
+	xor	\$0x11b,$R{rcon32}
 	jmp	$store
 $mid:
-	cmp	\$4,%r9d
+	cmp	\$4,$R{imod32}
 	jne	$store
-	cmp	\$8,%esi
+	cmp	\$8,$R{nk32}
 	jne	$store
-	movd	%eax,%xmm0
-	pshufd	\$0,%xmm0,%xmm0
-	aeskeygenassist	\$0,%xmm0,%xmm0
-	movd	%xmm0,%eax			# SubWord(temp)
+	movd	$R{temp32},$kx
+	pshufd	\$0,$kx,$kx
+	aeskeygenassist	\$0,$kx,$kx
+	movd	$kx,$R{temp32}			# SubWord(temp)
 $store:
-	xor	(%r8,%r11),%eax
-	mov	%eax,(%r8)
-	lea	4(%r8),%r8
-	inc	%r9d
-	cmp	%esi,%r9d
+	xor	($R{w},$R{back}),$R{temp32}
+	mov	$R{temp32},($R{w})
+	lea	4($R{w}),$R{w}
+	inc	$R{imod32}
+	cmp	$R{nk32},$R{imod32}
 	jb	$rc
-	xor	%r9d,%r9d
+	xor	$R{imod32},$R{imod32}
 $rc:
-	cmp	%rdi,%r8
+	cmp	$R{sched_end},$R{w}
 	jb	$loop
-	pxor	%xmm0,%xmm0
-	xor	%eax,%eax
+	pxor	$kx,$kx
+	xor	$R{status32},$R{status32}
 $fail:
 ___
 }
 
-print <<___;
+{
+    my %R = %KR;
+    my ($front_key, $back_key) = ('%xmm0', '%xmm1');
+    print <<___;
 .text
 .globl	aesni_set_encrypt_key
 .function aesni_set_encrypt_key, args=3
@@ -200,89 +180,96 @@ ${\ expand_key('ek') }	.return
 
 .globl	aesni_set_decrypt_key
 .function aesni_set_decrypt_key, args=3
-${\ expand_key('dk') }	test	%eax,%eax
+${\ expand_key('dk') }	test	$R{status32},$R{status32}
 	jnz	.Laesni_dk_done
 	# swap keys 0 and R+1, then walk inwards applying aesimc
-	shl	\$4,%ecx
-	lea	16(%rdx,%rcx),%r8		# &key[R+1]
-	movups	(%rdx),%xmm0
-	movups	(%r8),%xmm1
-	movups	%xmm0,(%r8)
-	movups	%xmm1,(%rdx)
+	shl	\$4,$R{rounds32}
+	lea	16($R{sched},$R{rounds}),$R{w}		# &key[R+1]
+	movups	($R{front}),$front_key
+	movups	($R{w}),$back_key
+	movups	$front_key,($R{w})
+	movups	$back_key,($R{front})
 .Laesni_dk_swap:
-	lea	16(%rdx),%rdx
-	lea	-16(%r8),%r8
-	cmp	%r8,%rdx
+	lea	16($R{front}),$R{front}
+	lea	-16($R{w}),$R{w}
+	cmp	$R{w},$R{front}
 	jae	.Laesni_dk_middle
-	movups	(%rdx),%xmm0
-	movups	(%r8),%xmm1
-	aesimc	%xmm0,%xmm0
-	aesimc	%xmm1,%xmm1
-	movups	%xmm0,(%r8)
-	movups	%xmm1,(%rdx)
+	movups	($R{front}),$front_key
+	movups	($R{w}),$back_key
+	aesimc	$front_key,$front_key
+	aesimc	$back_key,$back_key
+	movups	$front_key,($R{w})
+	movups	$back_key,($R{front})
 	jmp	.Laesni_dk_swap
 .Laesni_dk_middle:
-	movups	(%rdx),%xmm0			# R + 2 keys: there is a middle one
-	aesimc	%xmm0,%xmm0
-	movups	%xmm0,(%rdx)
-	pxor	%xmm0,%xmm0
-	pxor	%xmm1,%xmm1
+	movups	($R{front}),$front_key			# R + 2 keys: there is a middle one
+	aesimc	$front_key,$front_key
+	movups	$front_key,($R{front})
+	pxor	$front_key,$front_key
+	pxor	$back_key,$back_key
 .Laesni_dk_done:
 	.return
 .endfunction
 ___
+}
 
 # ---------------------------------------------------------------------------
-# One block.
+# One block.  in, out, key; rounds and end for the round helpers.
 for my $dir (qw(enc dec)) {
     my $name = $dir eq 'enc' ? 'aesni_encrypt' : 'aesni_decrypt';
+    my %R = roles(in => '%rdi', out => '%rsi', key => '%rdx', rounds => '%rax', end => '%rcx');
+    my ($x, $tk) = ('%xmm0', '%xmm1');
     print <<___;
 
 .globl	$name
 .function $name, args=3
-	movdqu	(%rdi),%xmm0
-${\ one_block($dir, '%rdx', '%xmm0', '%xmm1', '%eax', '%rcx') }	movdqu	%xmm0,(%rsi)
-	pxor	%xmm1,%xmm1
+	movdqu	($R{in}),$x
+${\ one_block(\%R, $dir, $R{key}, $x, $tk) }	movdqu	$x,($R{out})
+	pxor	$tk,$tk
 	.return
 .endfunction
 ___
 }
 
 # ---------------------------------------------------------------------------
-# ECB, CBC and CTR32 come in three functions each: OpenSSL's name, which
-# chooses a VAES width at run time (vaes_select), and NAME_vaes512 /
-# NAME_vaes256, hidden, which take that width without looking at the CPU,
-# so the tests reach each one directly.  All three finish on the xmm code
-# below, and all three start there for inputs shorter than:
+# ECB, CBC, CTR32 and XTS each have one function, NAME_body, holding
+# the xmm code and both wide sections, reached through three entry points
+# (vaes_entries): OpenSSL's name, which lets the body choose a VAES width
+# at run time (vaes_select), and NAME_vaes512 / NAME_vaes256, hidden,
+# which ask for that width without looking at the CPU, so the tests reach
+# each one directly.  Every width finishes on the xmm code, and every
+# entry starts there for inputs shorter than:
 #
 # Shortest input (bytes for ECB/CBC/XTS, blocks for CTR) for which the
 # functions leave the xmm code.
-our %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4, xts => 64);
+my %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4, xts => 64);
 
-sub vaes_variants {
-    my ($name) = @_;
-    return [ [ $name, 'dispatch', ".globl\t$name\n" ],
-             map { [ "${name}_vaes$_", $_, ".globl\t${name}_vaes$_\n.hidden\t${name}_vaes$_\n" ] } 512, 256 ];
+# The labels of the wide sections a function's body holds.
+sub wide_entries {
+    my ($name, $widths) = @_;
+    return map { $_ => ".L${name}_w$_" } @$widths;
 }
-sub vaes_widths { my ($v) = @_; return $v eq 'dispatch' ? (512, 256) : ($v) }
 
 print ".extern\tOPENSSL_ia32cap_P\n.hidden\tOPENSSL_ia32cap_P\n", vaes_constants();
 
 # ---------------------------------------------------------------------------
-# ECB.  rdi in, rsi out, rdx len, rcx key, r8d enc.
-# xmm0-7 blocks, xmm8 round key, xmm9 K0, xmm10 Klast.
-for my $fv (@{ vaes_variants('aesni_ecb_encrypt') }) {
-    my ($name, $variant, $head) = @$fv;
-    my %W = map { $_ => ".L${name}_w$_" } 512, 256;
+# ECB.  xmm0-7 blocks, xmm8 round key, xmm9 K0, xmm10 Klast.
+{
+    my $name = 'aesni_ecb_encrypt';
+    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    print vaes_entries($name, $body);
+    my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', enc => '%r8',
+                  rounds => '%r10', end => '%r11');
+    my %wide_entry = wide_entries($name, $widths);
     my ($k0, $kl, $tk) = ('%xmm9', '%xmm10', '%xmm8');
     my $t = <<___;
 
-$head.function $name, args=5, xmm=6-10
-	and	\$-16,%rdx
+.function $body, args=5, xmm=6-10
+	and	\$-16,$R{len}
 	jz	.L${name}_done
-${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
-	movups	(%r11),$kl
-${\ vaes_select($variant, '%rdx', $VAES_MIN{ecb}, \%W) }	test	%r8d,%r8d
+${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
+	movups	($R{end}),$kl
+${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ecb}) }	test	$R{enc32},$R{enc32}
 	jz	.L${name}_dec
 .L${name}_enc:
 ___
@@ -290,38 +277,39 @@ ___
         my $op = "aes$dir";
         my ($l8, $t1, $l1) = map { ".L${name}_${dir}_$_" } qw(loop8 tail loop1);
         $t .= ".L${name}_dec:\n" if $dir eq 'dec';
-        $t .= "\tsub\t\$128,%rdx\n\tjb\t$t1\n.align\t16\n$l8:\n";
-        $t .= "\tmovdqu\t" . 16 * $_ . "(%rdi),$b[$_]\n" for 0 .. 7;
+        $t .= "\tsub\t\$128,$R{len}\n\tjb\t$t1\n.align\t16\n$l8:\n";
+        $t .= "\tmovdqu\t" . 16 * $_ . "($R{in}),$b[$_]\n" for 0 .. 7;
         $t .= "\tpxor\t$k0,$_\n" for @b;
-        $t .= mid_rounds($op, '%r10d', '%r11', $tk, @b);
+        $t .= mid_rounds($XMM, $op, \%R, $tk, @b);
         $t .= "\t${op}last\t$kl,$_\n" for @b;
-        $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "(%rsi)\n" for 0 .. 7;
+        $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "($R{out})\n" for 0 .. 7;
         $t .= <<___;
-	lea	128(%rdi),%rdi
-	lea	128(%rsi),%rsi
-	sub	\$128,%rdx
+	lea	128($R{in}),$R{in}
+	lea	128($R{out}),$R{out}
+	sub	\$128,$R{len}
 	jae	$l8
 $t1:
-	add	\$128,%rdx
+	add	\$128,$R{len}
 	jz	.L${name}_done
 $l1:
-	movdqu	(%rdi),$b[0]
+	movdqu	($R{in}),$b[0]
 	pxor	$k0,$b[0]
-${\ mid_rounds($op, '%r10d', '%r11', $tk, $b[0]) }	${op}last	$kl,$b[0]
-	movdqu	$b[0],(%rsi)
-	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
-	sub	\$16,%rdx
+${\ mid_rounds($XMM, $op, \%R, $tk, $b[0]) }	${op}last	$kl,$b[0]
+	movdqu	$b[0],($R{out})
+	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
+	sub	\$16,$R{len}
 	jnz	$l1
 ___
         $t .= "\tjmp\t.L${name}_done\n" if $dir eq 'enc';
     }
     $t .= "\tjmp\t.L${name}_done\n";
-    for my $w (vaes_widths($variant)) {
-        my $Wd = vaes_width($w);
-        $t .= "$W{$w}:\n\ttest\t%r8d,%r8d\n\tjz\t$W{$w}_dec\n"
-            . vaes_ecb_bulk($Wd, 'enc', ".L${name}_enc")
-            . "$W{$w}_dec:\n" . vaes_ecb_bulk($Wd, 'dec', ".L${name}_dec");
+    for my $w (@$widths) {
+        my $width = width($w);
+        my $entry = $wide_entry{$w};
+        $t .= "$entry:\n\ttest\t$R{enc32},$R{enc32}\n\tjz\t${entry}_dec\n"
+            . vaes_ecb_bulk($width, \%R, 'enc', ".L${name}_enc")
+            . "${entry}_dec:\n" . vaes_ecb_bulk($width, \%R, 'dec', ".L${name}_dec");
     }
     $t .= <<___;
 .L${name}_done:
@@ -332,143 +320,150 @@ ___
 }
 
 # ---------------------------------------------------------------------------
-# CBC.  rdi in, rsi out, rdx len, rcx key, r8 ivec, r9d enc.  Whole blocks
-# as OpenSSL; a partial last block as CRYPTO_cbc128_encrypt/decrypt do it:
-# encryption pads it with zeros and writes a whole block, decryption
-# reads a whole block, writes len % 16 bytes and takes that whole input
-# block as the next iv.  The partial block goes through the 16-byte local.
-for my $fv (@{ vaes_variants('aesni_cbc_encrypt') }) {
-    my ($name, $variant, $head) = @$fv;
-    my %W = map { $_ => ".L${name}_w$_" } 512, 256;
+# CBC.  Whole blocks as OpenSSL; a partial last block as
+# CRYPTO_cbc128_encrypt/decrypt do it: encryption pads it with zeros and
+# writes a whole block, decryption reads a whole block, writes len % 16
+# bytes and takes that whole input block as the next iv.  The partial
+# block goes through the 16-byte local.
+{
+    my $name = 'aesni_cbc_encrypt';
+    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    print vaes_entries($name, $body);
+    my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', ivec => '%r8',
+                  enc => '%r9', rounds => '%r10', end => '%r11',
+                  partial => '%r9',       # len % 16, once enc is tested
+                  i => '%rax', byte => '%rcx');    # the partial block's copy
+    my %wide_entry = wide_entries($name, $widths);
     my ($tk, $k0, $kl, $iv, $u, $c) = map { "%xmm$_" } 8 .. 13;
     my $x = $b[0];
     my $t = <<___;
 
-$head.function $name, args=6, xmm=6-13, stack=16
-	test	%rdx,%rdx
+.function $body, args=6, xmm=6-13, stack=16
+	test	$R{len},$R{len}
 	jz	.L${name}_ret
-${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
-	movups	(%r11),$kl
-	movdqu	(%r8),$iv
-	mov	%rdx,%rax
-	and	\$15,%eax
-	and	\$-16,%rdx
-	test	%r9d,%r9d
-	mov	%rax,%r9			# len % 16
+${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
+	movups	($R{end}),$kl
+	movdqu	($R{ivec}),$iv
+	test	$R{enc32},$R{enc32}
+	mov	$R{len},$R{partial}		# enc is tested; mov keeps the flags
 	jz	.L${name}_dec
-	test	%rdx,%rdx
+	and	\$15,$R{partial32}			# len % 16
+	and	\$-16,$R{len}
 	jz	.L${name}_enc_partial
 
 	# Encryption: x = P[i] ^ C[i-1] ^ K0 on entry to each block.  K0
 	# goes in first: the iv arrives last (from the previous call's store
 	# when calls are chained), so only one XOR stands between it and AES.
-	movdqu	(%rdi),$x
+	movdqu	($R{in}),$x
 	pxor	$k0,$x
 	pxor	$iv,$x
-	sub	\$16,%rdx
+	sub	\$16,$R{len}
 	jz	.L${name}_enc_last
 .align	16
 .L${name}_enc_loop:
-	movdqu	16(%rdi),$u
+	movdqu	16($R{in}),$u
 	pxor	$k0,$u				# P[i+1] ^ K0
 	movdqa	$u,$c
 	pxor	$kl,$c				# last key of this block
-${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$c,$x				# C[i] ^ P[i+1] ^ K0
+${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $x) }	aesenclast	$c,$x				# C[i] ^ P[i+1] ^ K0
 	pxor	$x,$u				# C[i]
-	movdqu	$u,(%rsi)
-	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
-	sub	\$16,%rdx
+	movdqu	$u,($R{out})
+	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
+	sub	\$16,$R{len}
 	jnz	.L${name}_enc_loop
 .L${name}_enc_last:
-${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
-	movdqu	$x,(%rsi)
+${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $x) }	aesenclast	$kl,$x
+	movdqu	$x,($R{out})
 	movdqa	$x,$iv
-	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
+	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
 .L${name}_enc_partial:
-	test	%r9,%r9
+	test	$R{partial},$R{partial}
 	jz	.L${name}_done
 	pxor	$u,$u
 	movdqa	$u,(%rsp)
-	xor	%eax,%eax
+	xor	$R{i32},$R{i32}
 .L${name}_enc_copy:
-	movzbl	(%rdi,%rax),%ecx
-	mov	%cl,(%rsp,%rax)
-	inc	%rax
-	cmp	%r9,%rax
+	movzbl	($R{in},$R{i}),$R{byte32}
+	mov	$R{byte8},(%rsp,$R{i})
+	inc	$R{i}
+	cmp	$R{partial},$R{i}
 	jb	.L${name}_enc_copy
 	movdqa	(%rsp),$x
 	pxor	$k0,$x
 	pxor	$iv,$x
-${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	aesenclast	$kl,$x
-	movdqu	$x,(%rsi)
+${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $x) }	aesenclast	$kl,$x
+	movdqu	$x,($R{out})
 	movdqa	$x,$iv
 	movdqa	$u,(%rsp)
 	jmp	.L${name}_done
 
 	# Decryption: the XOR with the previous ciphertext rides in the
 	# aesdeclast key; every ciphertext is read before any output of its
-	# group is written, so in == out works.
+	# group is written, so in == out works.  Nothing before vaes_select
+	# writes rax, which holds the width the entry asked for.
 .L${name}_dec:
-${\ vaes_select($variant, '%rdx', $VAES_MIN{cbc}, \%W) }.L${name}_dec_x:
-	sub	\$128,%rdx
+	and	\$15,$R{partial32}			# len % 16
+	and	\$-16,$R{len}
+${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{cbc}) }.L${name}_dec_x:
+	sub	\$128,$R{len}
 	jb	.L${name}_dec_tail
 .align	16
 .L${name}_dec_loop8:
 ___
-    $t .= "\tmovdqu\t" . 16 * $_ . "(%rdi),$b[$_]\n" for 0 .. 7;
+    $t .= "\tmovdqu\t" . 16 * $_ . "($R{in}),$b[$_]\n" for 0 .. 7;
     $t .= "\tpxor\t$k0,$_\n" for @b;
-    $t .= mid_rounds('aesdec', '%r10d', '%r11', $tk, @b);
+    $t .= mid_rounds($XMM, 'aesdec', \%R, $tk, @b);
     $t .= "\tmovdqa\t$iv,$u\n\tpxor\t$kl,$u\n\taesdeclast\t$u,$b[0]\n";
     for my $i (1 .. 7) {
-        $t .= "\tmovdqu\t" . 16 * ($i - 1) . "(%rdi),$u\n\tpxor\t$kl,$u\n\taesdeclast\t$u,$b[$i]\n";
+        $t .= "\tmovdqu\t" . 16 * ($i - 1) . "($R{in}),$u\n\tpxor\t$kl,$u\n\taesdeclast\t$u,$b[$i]\n";
     }
-    $t .= "\tmovdqu\t112(%rdi),$iv\n";
-    $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "(%rsi)\n" for 0 .. 7;
-    my $dec1 = mid_rounds('aesdec', '%r10d', '%r11', $tk, $x);
+    $t .= "\tmovdqu\t112($R{in}),$iv\n";
+    $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "($R{out})\n" for 0 .. 7;
+    my $dec1 = mid_rounds($XMM, 'aesdec', \%R, $tk, $x);
     $t .= <<___;
-	lea	128(%rdi),%rdi
-	lea	128(%rsi),%rsi
-	sub	\$128,%rdx
+	lea	128($R{in}),$R{in}
+	lea	128($R{out}),$R{out}
+	sub	\$128,$R{len}
 	jae	.L${name}_dec_loop8
 .L${name}_dec_tail:
-	add	\$128,%rdx
+	add	\$128,$R{len}
 	jz	.L${name}_dec_partial
 .L${name}_dec_loop1:
-	movdqu	(%rdi),$c
+	movdqu	($R{in}),$c
 	movdqa	$c,$x
 	pxor	$k0,$x
 $dec1	pxor	$kl,$iv
 	aesdeclast	$iv,$x
 	movdqa	$c,$iv
-	movdqu	$x,(%rsi)
-	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
-	sub	\$16,%rdx
+	movdqu	$x,($R{out})
+	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
+	sub	\$16,$R{len}
 	jnz	.L${name}_dec_loop1
 .L${name}_dec_partial:
-	test	%r9,%r9
+	test	$R{partial},$R{partial}
 	jz	.L${name}_done
-	movdqu	(%rdi),$c
+	movdqu	($R{in}),$c
 	movdqa	$c,$x
 	pxor	$k0,$x
-${\ mid_rounds('aesdec', '%r10d', '%r11', $tk, $x) }	pxor	$kl,$iv
+${\ mid_rounds($XMM, 'aesdec', \%R, $tk, $x) }	pxor	$kl,$iv
 	aesdeclast	$iv,$x
 	movdqa	$c,$iv
 	movdqa	$x,(%rsp)
-	xor	%eax,%eax
+	xor	$R{i32},$R{i32}
 .L${name}_dec_copy:
-	movzbl	(%rsp,%rax),%ecx
-	mov	%cl,(%rsi,%rax)
-	inc	%rax
-	cmp	%r9,%rax
+	movzbl	(%rsp,$R{i}),$R{byte32}
+	mov	$R{byte8},($R{out},$R{i})
+	inc	$R{i}
+	cmp	$R{partial},$R{i}
 	jb	.L${name}_dec_copy
 	pxor	$x,$x
 	movdqa	$x,(%rsp)
 	jmp	.L${name}_done
-${\ join '', map { "$W{$_}:\n" . vaes_cbc_dec_bulk(vaes_width($_), ".L${name}_dec_x") } vaes_widths($variant) }.L${name}_done:
-	movdqu	$iv,(%r8)
+${\ join '', map { "$wide_entry{$_}:\n" . vaes_cbc_dec_bulk(width($_), \%R, ".L${name}_dec_x") } @$widths }.L${name}_done:
+	movdqu	$iv,($R{ivec})
 	pxor	$k0,$k0
 	pxor	$kl,$kl
 .L${name}_ret:
@@ -480,99 +475,104 @@ ___
 
 # ---------------------------------------------------------------------------
 # CTR with a 32-bit big-endian counter in the last word (wrapping without
-# carry into the rest of the block).  rdi in, rsi out, rdx blocks, rcx key,
-# r8 ivec (not written).  Round 0 is applied to the counter block once:
-# $base = ivec ^ K0, and each block only replaces the last word with
-# bswap(counter) ^ K0[3], computed in a 32-bit register so it wraps.
-# The XOR with the input rides in the aesenclast key.  Only bytes 0-11 of
-# ivec are loaded as a vector: callers (CRYPTO_ctr128_encrypt_ctr32, the
-# casm API) store the counter word alone, and a 16-byte load spanning that
-# 4-byte store cannot be forwarded from it, so it would wait for the store
-# to retire, which serialises consecutive short calls on this call's AES.
-# A single block (the short-message case) has its own path: the counter
-# block is ivec itself, read in the same three pieces, and none of the
-# per-block counter arithmetic is needed.
-for my $fv (@{ vaes_variants('aesni_ctr32_encrypt_blocks') }) {
-    my ($name, $variant, $head) = @$fv;
-    my %W = map { $_ => ".L${name}_w$_" } 512, 256;
+# carry into the rest of the block).  ivec is not written.  Round 0 is
+# applied to the counter block once: $base = ivec ^ K0, and each block
+# only replaces the last word with bswap(counter) ^ K0[3], computed in a
+# 32-bit register so it wraps.  The XOR with the input rides in the
+# aesenclast key.  Only bytes 0-11 of ivec are loaded as a vector: callers
+# (CRYPTO_ctr128_encrypt_ctr32, the casm API) store the counter word
+# alone, and a 16-byte load spanning that 4-byte store cannot be forwarded
+# from it, so it would wait for the store to retire, which serialises
+# consecutive short calls on this call's AES.  A single block (the
+# short-message case) has its own path: the counter block is ivec itself,
+# read in the same three pieces, and none of the per-block counter
+# arithmetic is needed.
+{
+    my $name = 'aesni_ctr32_encrypt_blocks';
+    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    print vaes_entries($name, $body);
+    my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', ivec => '%r8',
+                  rounds => '%r10', end => '%r11',
+                  ctr => '%r9',           # the counter, native order
+                  k0word => '%rcx',       # K0[3], once the key is loaded
+                  word => '%rax');        # bswap(counter) ^ K0[3]
+    my %wide_entry = wide_entries($name, $widths);
     my ($tk, $k0, $kl, $base, $u) = map { "%xmm$_" } 8 .. 12;
     my $x = $b[0];
     my $t = <<___;
 
-$head.function $name, args=5, xmm=6-15
-	cmp	\$1,%rdx
+.function $body, args=5, xmm=6-15
+	cmp	\$1,$R{len}
 	jne	.L${name}_blocks
-${\ key_setup('%rcx', '%r10d', '%r11') }	movq	(%r8),$x
-	pinsrd	\$2,8(%r8),$x
-	pinsrd	\$3,12(%r8),$x
-	movups	(%rcx),$tk
+${\ key_setup(\%R, $R{key}) }	movq	($R{ivec}),$x
+	pinsrd	\$2,8($R{ivec}),$x
+	pinsrd	\$3,12($R{ivec}),$x
+	movups	($R{key}),$tk
 	pxor	$tk,$x
-${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $x) }	movdqu	(%rdi),$u
-	movups	(%r11),$tk
+${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $x) }	movdqu	($R{in}),$u
+	movups	($R{end}),$tk
 	pxor	$tk,$u
 	aesenclast	$u,$x
-	movdqu	$x,(%rsi)
+	movdqu	$x,($R{out})
 	pxor	$tk,$tk
 	pxor	$u,$u
 	.return
 .L${name}_blocks:
-	test	%rdx,%rdx
+	test	$R{len},$R{len}
 	jz	.L${name}_ret
-${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
-	movups	(%r11),$kl
-	movq	(%r8),$base
-	pinsrd	\$2,8(%r8),$base		# dword 3 is set per block
+${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
+	movups	($R{end}),$kl
+	movq	($R{ivec}),$base
+	pinsrd	\$2,8($R{ivec}),$base		# dword 3 is set per block
 	pxor	$k0,$base
-	mov	12(%r8),%r9d
-	bswap	%r9d				# the counter
-	mov	12(%rcx),%ecx			# K0[3]
-${\ vaes_select($variant, '%rdx', $VAES_MIN{ctr}, \%W) }.L${name}_x:
-	sub	\$8,%rdx
+	mov	12($R{ivec}),$R{ctr32}
+	bswap	$R{ctr32}				# the counter
+	mov	12($R{key}),$R{k0word32}			# K0[3]
+${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ctr}) }.L${name}_x:
+	sub	\$8,$R{len}
 	jb	.L${name}_tail
 .align	16
 .L${name}_loop8:
 ___
     for my $i (0 .. 7) {
-        $t .= ($i ? "\tlea\t$i(%r9),%eax\n" : "\tmov\t%r9d,%eax\n")
-            . "\tbswap\t%eax\n\txor\t%ecx,%eax\n"
-            . "\tmovdqa\t$base,$b[$i]\n\tpinsrd\t\$3,%eax,$b[$i]\n";
+        $t .= ($i ? "\tlea\t$i($R{ctr}),$R{word32}\n" : "\tmov\t$R{ctr32},$R{word32}\n")
+            . "\tbswap\t$R{word32}\n\txor\t$R{k0word32},$R{word32}\n"
+            . "\tmovdqa\t$base,$b[$i]\n\tpinsrd\t\$3,$R{word32},$b[$i]\n";
     }
-    $t .= "\tadd\t\$8,%r9d\n";
-    $t .= mid_rounds('aesenc', '%r10d', '%r11', $tk, @b);
+    $t .= "\tadd\t\$8,$R{ctr32}\n";
+    $t .= mid_rounds($XMM, 'aesenc', \%R, $tk, @b);
     for my $i (0 .. 7) {
-        $t .= "\tmovdqu\t" . 16 * $i . "(%rdi),$u\n\tpxor\t$kl,$u\n\taesenclast\t$u,$b[$i]\n";
+        $t .= "\tmovdqu\t" . 16 * $i . "($R{in}),$u\n\tpxor\t$kl,$u\n\taesenclast\t$u,$b[$i]\n";
     }
-    $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "(%rsi)\n" for 0 .. 7;
+    $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "($R{out})\n" for 0 .. 7;
+    # The wide path leaves key material in @VAES_CTR_KEYED too (see vaes.pl).
+    my $clear = join '', map { "\tpxor\t$_,$_\n" } $k0, @VAES_CTR_KEYED, $kl, $base;
     $t .= <<___;
-	lea	128(%rdi),%rdi
-	lea	128(%rsi),%rsi
-	sub	\$8,%rdx
+	lea	128($R{in}),$R{in}
+	lea	128($R{out}),$R{out}
+	sub	\$8,$R{len}
 	jae	.L${name}_loop8
 .L${name}_tail:
-	add	\$8,%rdx
+	add	\$8,$R{len}
 	jz	.L${name}_done
 .L${name}_loop1:
-	mov	%r9d,%eax
-	bswap	%eax
-	xor	%ecx,%eax
+	mov	$R{ctr32},$R{word32}
+	bswap	$R{word32}
+	xor	$R{k0word32},$R{word32}
 	movdqa	$base,$b[0]
-	pinsrd	\$3,%eax,$b[0]
-	inc	%r9d
-${\ mid_rounds('aesenc', '%r10d', '%r11', $tk, $b[0]) }	movdqu	(%rdi),$u
+	pinsrd	\$3,$R{word32},$b[0]
+	inc	$R{ctr32}
+${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $b[0]) }	movdqu	($R{in}),$u
 	pxor	$kl,$u
 	aesenclast	$u,$b[0]
-	movdqu	$b[0],(%rsi)
-	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
-	dec	%rdx
+	movdqu	$b[0],($R{out})
+	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
+	dec	$R{len}
 	jnz	.L${name}_loop1
 	jmp	.L${name}_done
-${\ join '', map { "$W{$_}:\n" . vaes_ctr_bulk(vaes_width($_), ".L${name}_x") } vaes_widths($variant) }.L${name}_done:
-	pxor	$k0,$k0
-	pxor	%xmm13,%xmm13
-	pxor	$kl,$kl
-	pxor	$base,$base
-.L${name}_ret:
+${\ join '', map { "$wide_entry{$_}:\n" . vaes_ctr_bulk(width($_), \%R, $R{k0word32}, ".L${name}_x") } @$widths }.L${name}_done:
+$clear.L${name}_ret:
 	.return
 .endfunction
 ___
@@ -580,10 +580,10 @@ ___
 }
 
 # ---------------------------------------------------------------------------
-# XTS (IEEE 1619-2007).  rdi in, rsi out, rdx len, rcx key1 (data, in the
-# direction of the call), r8 key2 (encryption schedule, for the tweak),
-# r9 iv.  len < 16 does nothing.  T[0] = E_key2(iv), T[j+1] = T[j] * x in
-# GF(2^128), the block read as a little-endian 128-bit number reduced by
+# XTS (IEEE 1619-2007).  key is key1 (data, in the direction of the
+# call), key2 the encryption schedule for the tweak.  len < 16 does
+# nothing.  T[0] = E_key2(iv), T[j+1] = T[j] * x in GF(2^128), the block
+# read as a little-endian 128-bit number reduced by
 # x^128 + x^7 + x^2 + x + 1:
 #   paddq doubles both 64-bit halves; the two bits pushed out (63 and 127)
 #   come back as bit 64 and as 0x87 in byte 0.  pshufd $0x13 puts dwords
@@ -605,142 +605,156 @@ ___
 # decrypts it with T[m], swaps, and decrypts the result with T[m-1].
 {
     my ($tk, $k0, $kl, $T, $s, $mask, $u, $T2) = map { "%xmm$_" } 8 .. 15;
+    my $mask_label = '.Laesni_xts_mask';
     my $next = sub {
         my ($x) = @_;
         return "\tpshufd\t\$0x13,$x,$s\n\tpsrad\t\$31,$s\n\tpaddq\t$x,$x\n"
              . "\tpand\t$mask,$s\n\tpxor\t$s,$x\n";
     };
+    # The 8-block loop: tw_lo:tw_hi holds the next tweak to make, cur the
+    # offset of the tweak buffer being encrypted (curbuf its address),
+    # fill the offset of the one being filled.  The stealing swap walks
+    # pos with the bytes in a and c.
+    my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', key2 => '%r8',
+                  iv => '%r9', rounds => '%r10', end => '%r11',
+                  partial => '%r9',       # b = len % 16, once T[0] is made
+                  tw_lo => '%rax', tw_hi => '%rbx', carry => '%rbp',
+                  cur => '%rcx', curbuf => '%r14', fill => '%r8',
+                  pos => '%rdx', a => '%rax', c => '%rcx');
     print <<___;
 
 .section	.rodata
 .align	16
-.Laesni_xts_mask:
+$mask_label:
 .long	0x87,0,1,0
 .text
 ___
     for my $dir (qw(enc dec)) {
-      for my $fv (@{ vaes_variants("aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt')) }) {
-        my ($name, $variant, $head) = @$fv;
-        my %W = map { $_ => ".L${name}_w$_" } 512, 256;
+      {
+        my $name = "aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt');
+        my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+        print vaes_entries($name, $body);
+        my %wide_entry = wide_entries($name, $widths);
         my $op = "aes$dir";
         my $L = sub { ".L${name}_$_[0]" };
         my $block = sub {         # one block from $src to $dst with tweak $tw
             my ($src, $dst, $tw) = @_;
             return "\tmovdqu\t$src,$b[0]\n\tpxor\t$tw,$b[0]\n\tpxor\t$k0,$b[0]\n"
-                 . mid_rounds($op, '%r10d', '%r11', $tk, $b[0])
+                 . mid_rounds($XMM, $op, \%R, $tk, $b[0])
                  . "\tmovdqa\t$tw,$u\n\tpxor\t$kl,$u\n\t${op}last\t$u,$b[0]\n"
                  . "\tmovdqu\t$b[0],$dst\n";
         };
         my $t = <<___;
 
-$head.function $name, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
-	cmp	\$16,%rdx
+.function $body, args=6, save=rbx:rbp:r14, xmm=6-15, stack=512
+	cmp	\$16,$R{len}
 	jb	${\ $L->('ret') }
-	movdqu	(%r9),$T
-${\ one_block('enc', '%r8', $T, $tk, '%r10d', '%r11') }${\ key_setup('%rcx', '%r10d', '%r11') }	movups	(%rcx),$k0
-	movups	(%r11),$kl
-	cmp	\$16,%rdx			# one block: no tweak to make, no stealing
+	movdqu	($R{iv}),$T
+${\ one_block(\%R, 'enc', $R{key2}, $T, $tk) }${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
+	movups	($R{end}),$kl
+	cmp	\$16,$R{len}			# one block: no tweak to make, no stealing
 	je	${\ $L->('one') }
-	movdqa	.Laesni_xts_mask(%rip),$mask
-	mov	%rdx,%r9
-	and	\$15,%r9			# b, the partial block
-	and	\$-16,%rdx
+	movdqa	$mask_label(%rip),$mask
+	mov	$R{len},$R{partial}
+	and	\$15,$R{partial}			# b, the partial block
+	and	\$-16,$R{len}
 ___
-        $t .= "\ttest\t%r9,%r9\n\tjz\t${\ $L->('bulk') }\n\tsub\t\$16,%rdx\n${\ $L->('bulk') }:\n"
+        $t .= "\ttest\t$R{partial},$R{partial}\n\tjz\t${\ $L->('bulk') }\n\tsub\t\$16,$R{len}\n${\ $L->('bulk') }:\n"
             if $dir eq 'dec';
-        # The 8-block loop.  rax:rbx holds the next tweak to make (low and
-        # high 64 bits); doubling is add/adc over the 128 bits, with the
-        # bit that left (the carry out of adc, as a mask from sbb) folded
-        # back as 0x87.  Each tweak goes to the stack as two 64-bit stores,
-        # into one of two 256-byte buffers (tweak j of a group at 16*j; only
-        # the first 128 bytes are used): while a group is encrypted from one
-        # buffer, the next group's tweaks go to the other, so the 128-bit
-        # loads read stores made a whole group earlier.  (Two groups ahead
-        # in four buffers measured the same at 16 KiB and slower at 256
-        # bytes: more to fill up front and to clear.)  rcx: offset of the
-        # buffer being encrypted (r14 its address), r8: of the one being
-        # filled; the buffers are cleared after the loop.
+        # The 8-block loop.  tw_lo:tw_hi holds the next tweak to make (low
+        # and high 64 bits); doubling is add/adc over the 128 bits, with
+        # the bit that left (the carry out of adc, as a mask from sbb)
+        # folded back as 0x87.  Each tweak goes to the stack as two 64-bit
+        # stores, into one of two 256-byte buffers (tweak j of a group at
+        # 16*j; only the first 128 bytes are used): while a group is
+        # encrypted from one buffer, the next group's tweaks go to the
+        # other, so the 128-bit loads read stores made a whole group
+        # earlier.  (Two groups ahead in four buffers measured the same at
+        # 16 KiB and slower at 256 bytes: more to fill up front and to
+        # clear.)  The buffers are cleared after the loop.
         my $n = 8;                # blocks per group (6 measured slower here)
         my $g = 16 * $n;
         my $fill = sub {
             my $f = '';
             for my $j (0 .. $n - 1) {
-                $f .= "\tmov\t%rax," . (16 * $j) . "(%rsp,%r8)\n\tmov\t%rbx," . (16 * $j + 8) . "(%rsp,%r8)\n"
-                    . "\tadd\t%rax,%rax\n\tadc\t%rbx,%rbx\n\tsbb\t%ebp,%ebp\n\tand\t\$0x87,%ebp\n"
-                    . "\txor\t%rbp,%rax\n";
+                $f .= "\tmov\t$R{tw_lo}," . (16 * $j) . "(%rsp,$R{fill})\n\tmov\t$R{tw_hi}," . (16 * $j + 8) . "(%rsp,$R{fill})\n"
+                    . "\tadd\t$R{tw_lo},$R{tw_lo}\n\tadc\t$R{tw_hi},$R{tw_hi}\n\tsbb\t$R{carry32},$R{carry32}\n\tand\t\$0x87,$R{carry32}\n"
+                    . "\txor\t$R{carry},$R{tw_lo}\n";
             }
             return $f;
         };
-        $t .= vaes_select($variant, '%rdx', $VAES_MIN{xts}, \%W, 'vpclmulqdq') . "${\ $L->('x') }:\n";
-        $t .= "\tsub\t\$$g,%rdx\n\tjb\t${\ $L->('tail') }\n";
-        $t .= "\tmovq\t$T,%rax\n\tpextrq\t\$1,$T,%rbx\n"
-            . "\txor\t%r8d,%r8d\n";
-        $t .= $fill->() . "\tmov\t\$256,%ecx\n";
+        $t .= vaes_select(entries => \%wide_entry, count => $R{len},
+                          min => $VAES_MIN{xts}, needs => ['vpclmulqdq'])
+            . "${\ $L->('x') }:\n";
+        $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n";
+        $t .= "\tmovq\t$T,$R{tw_lo}\n\tpextrq\t\$1,$T,$R{tw_hi}\n"
+            . "\txor\t$R{fill32},$R{fill32}\n";
+        $t .= $fill->() . "\tmov\t\$256,$R{cur32}\n";
         $t .= ".align\t16\n${\ $L->('loop8') }:\n"
-            . "\txor\t\$256,%ecx\n\txor\t\$256,%r8d\n"
-            . "\tlea\t(%rsp,%rcx),%r14\n";
+            . "\txor\t\$256,$R{cur32}\n\txor\t\$256,$R{fill32}\n"
+            . "\tlea\t(%rsp,$R{cur}),$R{curbuf}\n";
         for my $j (0 .. $n - 1) {
-            $t .= "\tmovdqu\t" . 16 * $j . "(%rdi),$b[$j]\n"
-                . "\tpxor\t" . 16 * $j . "(%r14),$b[$j]\n\tpxor\t$k0,$b[$j]\n";
+            $t .= "\tmovdqu\t" . 16 * $j . "($R{in}),$b[$j]\n"
+                . "\tpxor\t" . 16 * $j . "($R{curbuf}),$b[$j]\n\tpxor\t$k0,$b[$j]\n";
         }
         $t .= $fill->();
-        $t .= mid_rounds($op, '%r10d', '%r11', $tk, @b[0 .. $n - 1]);
-        $t .= "\t${op}last\t$kl,$b[$_]\n\tpxor\t" . 16 * $_ . "(%r14),$b[$_]\n" for 0 .. $n - 1;
-        $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "(%rsi)\n" for 0 .. $n - 1;
+        $t .= mid_rounds($XMM, $op, \%R, $tk, @b[0 .. $n - 1]);
+        $t .= "\t${op}last\t$kl,$b[$_]\n\tpxor\t" . 16 * $_ . "($R{curbuf}),$b[$_]\n" for 0 .. $n - 1;
+        $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "($R{out})\n" for 0 .. $n - 1;
         $t .= <<___;
-	lea	$g(%rdi),%rdi
-	lea	$g(%rsi),%rsi
-	sub	\$$g,%rdx
+	lea	$g($R{in}),$R{in}
+	lea	$g($R{out}),$R{out}
+	sub	\$$g,$R{len}
 	jae	${\ $L->('loop8') }
-	movdqa	(%rsp,%r8),$T			# the next block's tweak
-	xor	%eax,%eax			# clear the tweak buffers
-	xor	%ebx,%ebx
-	xor	%ebp,%ebp
+	movdqa	(%rsp,$R{fill}),$T			# the next block's tweak
+	xor	$R{tw_lo32},$R{tw_lo32}			# clear the tweak buffers
+	xor	$R{tw_hi32},$R{tw_hi32}
+	xor	$R{carry32},$R{carry32}
 	pxor	$u,$u
 ___
         $t .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. 31;
         $t .= <<___;
 ${\ $L->('tail') }:
-	add	\$$g,%rdx
+	add	\$$g,$R{len}
 	jz	${\ $L->('steal') }
 ${\ $L->('loop1') }:
-${\ $block->('(%rdi)', '(%rsi)', $T) }${\ $next->($T) }	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
-	sub	\$16,%rdx
+${\ $block->("($R{in})", "($R{out})", $T) }${\ $next->($T) }	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
+	sub	\$16,$R{len}
 	jnz	${\ $L->('loop1') }
 ${\ $L->('steal') }:
-	test	%r9,%r9
+	test	$R{partial},$R{partial}
 	jz	${\ $L->('done') }
 ___
         if ($dir eq 'enc') {
             $t .= <<___;
 ${\ $L->('swap') }:
-	movzbl	(%rdi,%rdx),%eax
-	movzbl	-16(%rsi,%rdx),%ecx
-	mov	%cl,(%rsi,%rdx)
-	mov	%al,-16(%rsi,%rdx)
-	inc	%rdx
-	cmp	%r9,%rdx
+	movzbl	($R{in},$R{pos}),$R{a32}
+	movzbl	-16($R{out},$R{pos}),$R{c32}
+	mov	$R{c8},($R{out},$R{pos})
+	mov	$R{a8},-16($R{out},$R{pos})
+	inc	$R{pos}
+	cmp	$R{partial},$R{pos}
 	jb	${\ $L->('swap') }
-${\ $block->('-16(%rsi)', '-16(%rsi)', $T) }
+${\ $block->("-16($R{out})", "-16($R{out})", $T) }
 ___
         } else {
             $t .= <<___;
 	movdqa	$T,$T2
-${\ $next->($T2) }${\ $block->('(%rdi)', '(%rsi)', $T2) }${\ $L->('swap') }:
-	movzbl	16(%rdi,%rdx),%eax
-	movzbl	(%rsi,%rdx),%ecx
-	mov	%cl,16(%rsi,%rdx)
-	mov	%al,(%rsi,%rdx)
-	inc	%rdx
-	cmp	%r9,%rdx
+${\ $next->($T2) }${\ $block->("($R{in})", "($R{out})", $T2) }${\ $L->('swap') }:
+	movzbl	16($R{in},$R{pos}),$R{a32}
+	movzbl	($R{out},$R{pos}),$R{c32}
+	mov	$R{c8},16($R{out},$R{pos})
+	mov	$R{a8},($R{out},$R{pos})
+	inc	$R{pos}
+	cmp	$R{partial},$R{pos}
 	jb	${\ $L->('swap') }
-${\ $block->('(%rsi)', '(%rsi)', $T) }
+${\ $block->("($R{out})", "($R{out})", $T) }
 ___
         }
         $t .= "\tjmp\t${\ $L->('done') }\n";
-        $t .= $L->('one') . ":\n" . $block->('(%rdi)', '(%rsi)', $T) . "\tjmp\t${\ $L->('done') }\n";
-        $t .= "$W{$_}:\n" . vaes_xts_bulk(vaes_width($_), $dir, $L->('x')) for vaes_widths($variant);
+        $t .= $L->('one') . ":\n" . $block->("($R{in})", "($R{out})", $T) . "\tjmp\t${\ $L->('done') }\n";
+        $t .= "$wide_entry{$_}:\n" . vaes_xts_bulk(width($_), \%R, $dir, $mask_label, $L->('x')) for @$widths;
         $t .= <<___;
 ${\ $L->('done') }:
 	pxor	$k0,$k0

@@ -40,12 +40,24 @@
 #
 # That is Nr AES latencies per block: AES-256 costs 14/10 of AES-128.
 # OpenSSL's loop has an XOR in the MAC chain besides the AES instructions.
-#
-# Registers: rdi in, rsi out, rdx blocks left, r8 the counter (native
-# order), r9 cmac, rcx K0's high 64 bits, r10d R, r11 END (aesni-x86_64.pl's
-# round helpers).
+package AESNI::CCM;
 use strict;
 use warnings;
+use Exporter qw(import);
+use File::Basename qw(dirname);
+BEGIN {
+    my $here = dirname(__FILE__);
+    require "$here/common.pl";
+    AESNI::Common->import(qw(roles width key_setup mid_rounds));
+}
+our @EXPORT_OK = qw(ccm64_functions);
+
+# General registers by role: ivec becomes the 64-bit counter (native
+# order) once loaded, key becomes K0's high 64 bits; rounds and end are
+# R and END of the round helpers.
+my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx',
+              ivec => '%r8', cmac => '%r9', rounds => '%r10', end => '%r11',
+              ctr => '%r8', k0hi => '%rcx', tmp => '%rax');
 
 sub ccm64_functions {
     my ($x, $t, $tk, $k0, $kl, $kk, $base, $u, $v) = map { "%xmm$_" } 0 .. 8;
@@ -53,27 +65,27 @@ sub ccm64_functions {
     # The counter block for the current counter, after round 0, into $t:
     # base = ivec ^ K0, its high half replaced by BE64(counter) ^ K0[8..15].
     my $counter_block = <<___;
-	mov	%r8,%rax
-	bswap	%rax
-	xor	%rcx,%rax
+	mov	$R{ctr},$R{tmp}
+	bswap	$R{tmp}
+	xor	$R{k0hi},$R{tmp}
 	movdqa	$base,$t
-	pinsrq	\$1,%rax,$t
-	inc	%r8
+	pinsrq	\$1,$R{tmp},$t
+	inc	$R{ctr}
 ___
-    my $rounds = sub { mid_rounds('aesenc', '%r10d', '%r11', $tk, @_) };
+    my $rounds = sub { mid_rounds(width(128), 'aesenc', \%R, $tk, @_) };
 
     # Key schedule, the constant keys and the counter.
-    my $setup = key_setup('%rcx', '%r10d', '%r11') . <<___;
-	movups	(%rcx),$k0
-	movups	(%r11),$kl
+    my $setup = key_setup(\%R, $R{key}) . <<___;
+	movups	($R{key}),$k0
+	movups	($R{end}),$kl
 	movdqa	$k0,$kk
 	pxor	$kl,$kk				# K0 ^ Klast
-	mov	8(%rcx),%rcx			# K0[8..15]
-	movdqu	(%r8),$base
+	mov	8($R{key}),$R{k0hi}			# K0[8..15]
+	movdqu	($R{ivec}),$base
 	pxor	$k0,$base
-	mov	8(%r8),%r8
-	bswap	%r8				# the 64-bit counter
-	movdqu	(%r9),$x
+	mov	8($R{ivec}),$R{ctr}
+	bswap	$R{ctr}				# the 64-bit counter
+	movdqu	($R{cmac}),$x
 ___
     my $clear = join '', map { "\tpxor\t$_,$_\n" } $x, $t, $tk, $k0, $kl, $kk, $base, $u, $v;
 
@@ -83,22 +95,22 @@ ___
     my $enc_block = sub {
         my ($last) = @_;
         return $counter_block
-             . "\tmovdqu\t(%rdi),$v\n\tpxor\t$kl,$v\n"
-             . ($last ? '' : "\tmovdqu\t16(%rdi),$u\n\tpxor\t$kk,$u\n")
+             . "\tmovdqu\t($R{in}),$v\n\tpxor\t$kl,$v\n"
+             . ($last ? '' : "\tmovdqu\t16($R{in}),$u\n\tpxor\t$kk,$u\n")
              . $rounds->($x, $t)
              . "\taesenclast\t" . ($last ? $kl : $u) . ",$x\n"
-             . "\taesenclast\t$v,$t\n\tmovdqu\t$t,(%rsi)\n";
+             . "\taesenclast\t$v,$t\n\tmovdqu\t$t,($R{out})\n";
     };
-    # Decryption: the counter block for the input at $off(%rdi) into
-    # $off(%rsi), alongside MAC block i on $x when @mac names it; then
+    # Decryption: the counter block for the input at $off(in) into
+    # $off(out), alongside MAC block i on $x when @mac names it; then
     # $x gets P ^ K0 ^ Klast as its last key (state after round 0 of the
     # next MAC block).
     my $dec_block = sub {
         my ($off, @mac) = @_;
         my $s = $counter_block
-              . "\tmovdqu\t$off(%rdi),$v\n\tpxor\t$kl,$v\n"
+              . "\tmovdqu\t$off($R{in}),$v\n\tpxor\t$kl,$v\n"
               . $rounds->(@mac, $t)
-              . "\taesenclast\t$v,$t\n\tmovdqu\t$t,$off(%rsi)\n";
+              . "\taesenclast\t$v,$t\n\tmovdqu\t$t,$off($R{out})\n";
         $s .= "\tmovdqa\t$t,$u\n\tpxor\t$kk,$u\n\taesenclast\t$u,$x\n" if @mac;
         return $s;
     };
@@ -106,7 +118,7 @@ ___
     # Per direction: what enters the chain (MAC block 0 after round 0),
     # the loop body over blocks 0 .. n-2, and the last block.
     my %parts = (
-        encrypt => [ "\tmovdqu\t(%rdi),$u\n\tpxor\t$k0,$x\n\tpxor\t$u,$x\t\t\t\t# cmac ^ P[0] ^ K0\n",
+        encrypt => [ "\tmovdqu\t($R{in}),$u\n\tpxor\t$k0,$x\n\tpxor\t$u,$x\t\t\t\t# cmac ^ P[0] ^ K0\n",
                      $enc_block->(0), $enc_block->(1) ],
         decrypt => [ $dec_block->(0) . "\tpxor\t$k0,$x\n\tpxor\t$t,$x\t\t\t\t# cmac ^ P[0] ^ K0\n",
                      $dec_block->(16, $x), $rounds->($x) . "\taesenclast\t$kl,$x\n" ],
@@ -120,18 +132,18 @@ ___
 
 .globl	$name
 .function $name, args=6, xmm=6-8
-	test	%rdx,%rdx
+	test	$R{len},$R{len}
 	jz	${\ $L->('ret') }
-$setup$enter	dec	%rdx
+$setup$enter	dec	$R{len}
 	jz	${\ $L->('last') }
 .align	16
 ${\ $L->('loop') }:
-$loop	lea	16(%rdi),%rdi
-	lea	16(%rsi),%rsi
-	dec	%rdx
+$loop	lea	16($R{in}),$R{in}
+	lea	16($R{out}),$R{out}
+	dec	$R{len}
 	jnz	${\ $L->('loop') }
 ${\ $L->('last') }:
-$last	movdqu	$x,(%r9)
+$last	movdqu	$x,($R{cmac})
 $clear${\ $L->('ret') }:
 	.return
 .endfunction

@@ -1,19 +1,34 @@
-# VAES wide paths for aesni-x86_64.pl: ECB (both directions), CTR32 and
-# CBC decryption on ymm (VAES + AVX2, two blocks per register) or zmm
-# (VAES + AVX-512 F/BW/VL, four blocks per register).
+package AESNI::VAES;
+use Exporter qw(import);
+use File::Basename qw(dirname);
+BEGIN {
+    my $here = dirname(__FILE__);
+    require "$here/common.pl";
+    AESNI::Common->import(qw(label roles width mid_rounds));
+}
+our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_constants
+                    vaes_ecb_bulk vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk
+                    @VAES_CTR_KEYED);
+
+# VAES wide paths for aesni-x86_64.pl: ECB (both directions), CTR32, CBC
+# decryption and XTS on ymm (VAES + AVX2, two blocks per register) or zmm
+# (VAES + AVX-512 F/BW/VL, four blocks per register), and the run-time
+# choice of width (vaes_select), which OCB shares.
 #
-# Every generator here takes a width descriptor from vaes_width() and is
-# written once; the descriptor supplies the register prefix, the vector
-# size and the few instructions whose encoding differs by width (the
-# XOR and load forms, the 128-bit broadcast, the block-shift used by CBC).
+# Every generator here takes a width descriptor (AESNI::Common::width)
+# and is written once; the descriptor supplies the register prefix, the
+# vector size and the few instructions whose encoding differs by width
+# (the XOR and load forms, the 128-bit broadcast).
 #
 # The wide code runs inside the xmm functions of aesni-x86_64.pl, after
-# their key setup, with the same register roles: ymm/zmm N is used where
-# the xmm code uses xmmN and holds the broadcast of the same value (K0 in
-# 9, Klast in 10, the CBC iv in 11), so after the bulk a vzeroupper leaves
-# the xmm code exactly the registers it expects.  The bulk consumes eight
-# vectors per iteration (32 blocks on zmm, 16 on ymm), then one vector at
-# a time; fewer blocks than one vector go to the xmm code's own loops.
+# their key setup, and takes the caller's general register roles (%$R:
+# in, out, len, key, rounds, end, and ctr for CTR).  ymm/zmm N is used
+# where the xmm code uses xmmN and holds the broadcast of the same value
+# (K0 in 9, Klast in 10, the CBC iv in 11), so after the bulk a
+# vzeroupper leaves the xmm code exactly the registers it expects.  The
+# bulk consumes eight vectors per iteration (32 blocks on zmm, 16 on
+# ymm), then one vector at a time; fewer blocks than one vector go to the
+# xmm code's own loops.
 # Only registers 0-15 are used: the ymm path cannot encode 16-31 without
 # AVX-512VL, and the xmm tail already makes the functions save xmm6-15.
 use strict;
@@ -22,73 +37,87 @@ use warnings;
 use Common::IA32Cap;
 our %VAES_CAP = Common::IA32Cap::word_bit_pairs();   # name => [word, bit]
 
-sub vaes_width {
-    my ($bits) = @_;
-    return $bits == 512
-        ? { bits => 512, v => 'zmm', vb => 64, nb => 4,
-            xor => 'vpxord', mov => 'vmovdqu64', bcast => 'vbroadcasti32x4',
-            caps => [qw(avx512f avx512bw avx512vl vaes)] }
-        : { bits => 256, v => 'ymm', vb => 32, nb => 2,
-            xor => 'vpxor', mov => 'vmovdqu', bcast => 'vbroadcasti128',
-            caps => [qw(avx2 vaes)] };
+# Register $n of a width: %xmmN, %ymmN or %zmmN.
+sub _vr { my ($width, $n) = @_; return "%$width->{v}$n" }
+
+my $XMM = width(128);
+
+# want: how an entry point tells its mode's body which width it asks
+# for (0: choose from the CPU, else 512 or 256).  rax is volatile and
+# carries no argument on either ABI, and the Win64 prologue of .function
+# leaves it alone.  capword: the capability test's scratch; no mode holds
+# a value in rax across its vaes_select, so every caller can lend it.
+my %CAP_R = roles(want => '%rax', capword => '%rax');
+
+# The widths of the wide sections, widest first.
+our @VAES_WIDTHS = (512, 256);
+
+# The entry points of a mode whose code is the one function $body: they
+# go ahead of it as frameless tail jumps (@abi-omnipotent, as the SHA-1
+# dispatcher), so the body's frame and unwind data serve all of them and
+# its xmm code and each wide section appear once.  OpenSSL's $name asks
+# for no width; NAME_vaesBITS (hidden) for BITS, one per width of @bits
+# (default @VAES_WIDTHS), so the tests and the benchmark reach each width
+# directly.
+sub vaes_entries {
+    my ($name, $body, @bits) = @_;
+    @bits = @VAES_WIDTHS unless @bits;
+    my $t = '';
+    for my $w (0, @bits) {
+        my $sym = $w ? "${name}_vaes$w" : $name;
+        my $want = $w ? "\tmov\t\$$w,$CAP_R{want32}\n" : "\txor\t$CAP_R{want32},$CAP_R{want32}\n";
+        $t .= "\n.globl\t$sym\n" . ($w ? ".hidden\t$sym\n" : '')
+            . ".type\t$sym,\@abi-omnipotent\n.align\t16\n$sym:\n.cfi_startproc\n"
+            . "\tendbranch\n$want\tjmp\t$body\n.cfi_endproc\n.size\t$sym,.-$sym\n";
+    }
+    return $t;
 }
 
-sub _vr { my ($W, $n) = @_; return "%$W->{v}$n" }
-
-# Jump to $target when every capability of width $W is present; clobbers
-# eax.  Falls through otherwise.
+# Jump to $target when every capability of $width is present; clobbers
+# rax.  Falls through otherwise.
 sub vaes_cap_test {
-    my ($W, $target, @extra) = @_;
+    my ($width, $target, @extra) = @_;
     my %mask;
-    $mask{ $VAES_CAP{$_}[0] } |= 1 << $VAES_CAP{$_}[1] for @{ $W->{caps} }, @extra;
-    my ($skip, $t) = (label('nocap'), '');
+    $mask{ $VAES_CAP{$_}[0] } |= 1 << $VAES_CAP{$_}[1] for @{ $width->{caps} }, @extra;
+    my ($skip, $t, $w) = (label('nocap'), '', $CAP_R{capword32});
     for my $word (sort keys %mask) {
-        $t .= sprintf "\tmov\tOPENSSL_ia32cap_P+%d(%%rip),%%eax\n"
-                    . "\tand\t\$0x%x,%%eax\n\tcmp\t\$0x%x,%%eax\n\tjne\t$skip\n",
-                      4 * $word, $mask{$word}, $mask{$word};
+        my ($off, $m) = (4 * $word, sprintf('0x%x', $mask{$word}));
+        $t .= "\tmov\tOPENSSL_ia32cap_P+$off(%rip),$w\n"
+            . "\tand\t\$$m,$w\n\tcmp\t\$$m,$w\n\tjne\t$skip\n";
     }
     return "$t\tjmp\t$target\n$skip:\n";
 }
 
-# The run-time choice at the head of a mode: inputs shorter than $min
-# stay in the xmm code; longer ones go, for $variant 'dispatch', to zmm,
-# else ymm, else the xmm code, and for 512 or 256 to that width.  The
-# fixed widths keep the threshold because they are what the dispatching
-# API calls on a VAES machine: at 16 bytes the wide set-up (broadcasts,
-# XTS tweak vectors, vzeroupper) made ECB, CBC decryption and XTS take
-# 1.2-1.4x the xmm time (Zen 3, same process).  $L->{512}/$L->{256} are
-# the wide sections' labels; @extra names capabilities a mode needs on
-# top of the width's own.
+# The one place a width is chosen, at the head of a mode's body.
+# Arguments:
+#   entries  { width => label of that width's section }
+#   count    register with the input size, min: its threshold
+#   needs    capabilities the mode needs on top of the width's own
+#   xmm      the label for the xmm code (default: a fresh one), placed
+#            right after this sequence
+# Inputs shorter than min stay in the xmm code, whichever entry was
+# called: the fixed widths are what the dispatching API calls on a VAES
+# machine, and at 16 bytes the wide set-up (broadcasts, XTS tweak
+# vectors, vzeroupper) made ECB, CBC decryption and XTS take 1.2-1.4x the
+# xmm time (Zen 3, same process).  Longer ones go to the width the entry
+# asked for (want), else to the widest section whose capabilities are
+# present, else to the xmm code.  Nothing before this in a body may
+# write rax.
 sub vaes_select {
-    my ($variant, $len, $min, $L, @extra) = @_;
-    my $xmm = label('xmm');
-    my $t = "\tcmp\t\$$min,$len\n\tjb\t$xmm\n";
-    $t .= $variant eq 'dispatch'
-        ? vaes_cap_test(vaes_width(512), $L->{512}, @extra)
-          . vaes_cap_test(vaes_width(256), $L->{256}, @extra)
-        : "\tjmp\t$L->{$variant}\n";
+    my (%arg) = @_;
+    my $xmm = $arg{xmm} // label('xmm');
+    my @widths = sort { $b <=> $a } keys %{ $arg{entries} };
+    my $t = "\tcmp\t\$$arg{min},$arg{count}\n\tjb\t$xmm\n";
+    $t .= "\tcmp\t\$$_,$CAP_R{want32}\n\tje\t$arg{entries}{$_}\n" for @widths;
+    $t .= vaes_cap_test(width($_), $arg{entries}{$_}, @{ $arg{needs} // [] }) for @widths;
     return "$t$xmm:\n";
-}
-
-# Middle rounds on wide registers; the keys are broadcast from the
-# schedule into $tk, addressed backwards from END as in mid_rounds.
-sub vaes_mid_rounds {
-    my ($W, $op, $r, $end, $tk, @blocks) = @_;
-    my ($l11, $l9) = (label('vr11'), label('vr9'));
-    my $t = "\tcmp\t\$11,$r\n\tjb\t$l9\n\tje\t$l11\n";
-    for my $i (reverse 1 .. 13) {
-        $t .= "$l11:\n" if $i == 11;
-        $t .= "$l9:\n" if $i == 9;
-        $t .= "\t$W->{bcast}\t-" . 16 * $i . "($end),$tk\n";
-        $t .= "\tv$op\t$tk,$_,$_\n" for @blocks;
-    }
-    return $t;
 }
 
 # Constants (64 bytes each, the ymm path reads the first 32):
 #   ctr_bswap  per 128-bit lane: zero dwords 0-2, byte-swap dword 3
 #   ctr_lane   lane i holds i in every dword
 #   ctr_step4/ctr_step2  the number of blocks per register, every dword
+#   xts_cnt/xts_rcnt     per qword: the lane's tweak power, 64 minus it
 sub vaes_constants {
     return <<___;
 .section	.rodata
@@ -113,150 +142,155 @@ ___
 }
 
 # A loop over groups of $n registers: $body->(@regs) is one group's work
-# (reading and writing at offsets 0 .. $n*vb-1 from rdi/rsi); $count is
+# (reading and writing at offsets 0 .. $n*vb-1 from in/out); $count is
 # the register counting what is left in units of $unit per register.
 # Runs $n = 8 while possible, then $n = 1.  Leaves $count = what is left.
 sub _vaes_loops {
-    my ($W, $count, $unit, $body) = @_;
+    my ($width, $R, $count, $unit, $body) = @_;
     my ($l8, $t8, $l1, $t1) = map { label("v$_") } qw(loop8 tail8 loop1 tail1);
     my $g8 = 8 * $unit;
-    my @v = map { _vr($W, $_) } 0 .. 7;
+    my @v = map { _vr($width, $_) } 0 .. 7;
     my $t = "\tsub\t\$$g8,$count\n\tjb\t$t8\n.align\t32\n$l8:\n";
     $t .= $body->(@v);
-    $t .= "\tlea\t" . 8 * $W->{vb} . "(%rdi),%rdi\n\tlea\t" . 8 * $W->{vb} . "(%rsi),%rsi\n";
+    $t .= "\tlea\t" . 8 * $width->{vb} . "($R->{in}),$R->{in}\n\tlea\t" . 8 * $width->{vb} . "($R->{out}),$R->{out}\n";
     $t .= "\tsub\t\$$g8,$count\n\tjae\t$l8\n";
     $t .= "$t8:\n\tadd\t\$$g8,$count\n\tsub\t\$$unit,$count\n\tjb\t$t1\n$l1:\n";
     $t .= $body->($v[0]);
-    $t .= "\tlea\t$W->{vb}(%rdi),%rdi\n\tlea\t$W->{vb}(%rsi),%rsi\n";
+    $t .= "\tlea\t$width->{vb}($R->{in}),$R->{in}\n\tlea\t$width->{vb}($R->{out}),$R->{out}\n";
     $t .= "\tsub\t\$$unit,$count\n\tjae\t$l1\n";
     $t .= "$t1:\n\tadd\t\$$unit,$count\n";
     return $t;
 }
 
-# ECB bulk for one direction.  In: rdx bytes (multiple of 16), rcx key,
-# r10d R, r11 END.  Jumps to $xmm with rdx bytes left (< one register).
+# ECB bulk for one direction.  In: len bytes (multiple of 16), key, R,
+# END.  Jumps to $xmm with len bytes left (< one register).
 sub vaes_ecb_bulk {
-    my ($W, $dir, $xmm) = @_;
+    my ($width, $R, $dir, $xmm) = @_;
     my $op = "aes$dir";
-    my ($tk, $k0, $kl) = map { _vr($W, $_) } 8, 9, 10;
-    my $t = "\t$W->{bcast}\t(%rcx),$k0\n\t$W->{bcast}\t(%r11),$kl\n";
-    $t .= _vaes_loops($W, '%rdx', $W->{vb}, sub {
+    my ($tk, $k0, $kl) = map { _vr($width, $_) } 8, 9, 10;
+    my $t = "\t$width->{bcast}\t($R->{key}),$k0\n\t$width->{bcast}\t($R->{end}),$kl\n";
+    $t .= _vaes_loops($width, $R, $R->{len}, $width->{vb}, sub {
         my @v = @_;
         my $s = '';
-        $s .= "\t$W->{mov}\t" . $W->{vb} * $_ . "(%rdi),$v[$_]\n" for 0 .. $#v;
-        $s .= "\t$W->{xor}\t$k0,$_,$_\n" for @v;
-        $s .= vaes_mid_rounds($W, $op, '%r10d', '%r11', $tk, @v);
+        $s .= "\t$width->{mov}\t" . $width->{vb} * $_ . "($R->{in}),$v[$_]\n" for 0 .. $#v;
+        $s .= "\t$width->{xor}\t$k0,$_,$_\n" for @v;
+        $s .= mid_rounds($width, $op, $R, $tk, @v);
         $s .= "\tv${op}last\t$kl,$_,$_\n" for @v;
-        $s .= "\t$W->{mov}\t$v[$_]," . $W->{vb} * $_ . "(%rsi)\n" for 0 .. $#v;
+        $s .= "\t$width->{mov}\t$v[$_]," . $width->{vb} * $_ . "($R->{out})\n" for 0 .. $#v;
         return $s;
     });
     return "$t\tvzeroupper\n\tjmp\t$xmm\n";
 }
 
-# CTR bulk.  In: rdx blocks, rcx key, r10d R, r11 END, r8 ivec, r9d the
-# counter (native order).  The block for counter c is
+# CTR bulk.  In: len blocks, key, R, END, ctr32 the counter (native
+# order), xmm11 = ivec ^ K0.  The block for counter c is
 #   B = (ivec ^ K0 with dword 3 := K0[3]) ^ pshufb(C, bswap-dword-3)
 # where C holds c in dword 3 of its lane; C grows by the blocks per
 # register with vpaddd, which wraps at 2^32 as the mode requires.
-# Out: r9d advanced, rdx blocks left; jumps to $xmm (which expects xmm9
-# K0 and xmm10 Klast, as broadcast here, and xmm11 = ivec ^ K0).
+# $k0word is the 32-bit register holding K0[3].
+# Out: ctr32 advanced, len blocks left; jumps to $xmm (which expects xmm9
+# K0 and xmm10 Klast, as broadcast here, and xmm11 = ivec ^ K0).  The low
+# lane of register 13 still holds B's base (key material) after the
+# vzeroupper: the caller clears the registers in @VAES_CTR_KEYED.
+our @VAES_CTR_KEYED = (_vr($XMM, 13));
 sub vaes_ctr_bulk {
-    my ($W, $xmm) = @_;
-    my ($tk, $kl, $u, $b3, $cv, $bs) = map { _vr($W, $_) } 8, 10, 12, 13, 14, 15;
-    my $step = ".Laesni_vaes_ctr_step$W->{nb}(%rip)";
-    my $x13 = '%xmm13';
+    my ($width, $R, $k0word, $xmm) = @_;
+    my ($tk, $kl, $u, $b3, $cv, $bs) = map { _vr($width, $_) } 8, 10, 12, 13, 14, 15;
+    my $step = ".Laesni_vaes_ctr_step$width->{nb}(%rip)";
+    my ($base_x, $b3_x, $cv_x) = map { _vr($XMM, $_) } 11, 13, 14;
     # The legacy SSE set-up comes before the first wide instruction: one
     # while the upper halves are dirty costs about 300 cycles on Zen 3
     # (measured here), as a state transition.
-    my $t = "\tmovdqa\t%xmm11,$x13\n\tpinsrd\t\$3,%ecx,$x13\n"
-          . "\tmovd\t%r9d,%xmm14\n\t$W->{bcast}\t(%r11),$kl\n";
-    $t .= $W->{bits} == 512
+    my $t = "\tmovdqa\t$base_x,$b3_x\n\tpinsrd\t\$3,$k0word,$b3_x\n"
+          . "\tmovd\t$R->{ctr32},$cv_x\n\t$width->{bcast}\t($R->{end}),$kl\n";
+    $t .= $width->{bits} == 512
         ? "\tvshufi32x4\t\$0,$b3,$b3,$b3\n"
         : "\tvpermq\t\$0x44,$b3,$b3\n";
-    $t .= "\tvpbroadcastd\t%xmm14,$cv\n"
+    $t .= "\tvpbroadcastd\t$cv_x,$cv\n"
         . "\tvpaddd\t.Laesni_vaes_ctr_lane(%rip),$cv,$cv\n"
-        . "\t$W->{mov}\t.Laesni_vaes_ctr_bswap(%rip),$bs\n";
-    $t .= _vaes_loops($W, '%rdx', $W->{nb}, sub {
+        . "\t$width->{mov}\t.Laesni_vaes_ctr_bswap(%rip),$bs\n";
+    $t .= _vaes_loops($width, $R, $R->{len}, $width->{nb}, sub {
         my @v = @_;
         my $s = '';
         for (@v) {
-            $s .= "\tvpshufb\t$bs,$cv,$_\n\t$W->{xor}\t$b3,$_,$_\n\tvpaddd\t$step,$cv,$cv\n";
+            $s .= "\tvpshufb\t$bs,$cv,$_\n\t$width->{xor}\t$b3,$_,$_\n\tvpaddd\t$step,$cv,$cv\n";
         }
-        $s .= "\tadd\t\$" . $W->{nb} * @v . ",%r9d\n";
-        $s .= vaes_mid_rounds($W, 'aesenc', '%r10d', '%r11', $tk, @v);
+        $s .= "\tadd\t\$" . $width->{nb} * @v . ",$R->{ctr32}\n";
+        $s .= mid_rounds($width, 'aesenc', $R, $tk, @v);
         for my $j (0 .. $#v) {
-            $s .= "\t$W->{xor}\t" . $W->{vb} * $j . "(%rdi),$kl,$u\n\tvaesenclast\t$u,$v[$j],$v[$j]\n";
+            $s .= "\t$width->{xor}\t" . $width->{vb} * $j . "($R->{in}),$kl,$u\n\tvaesenclast\t$u,$v[$j],$v[$j]\n";
         }
-        $s .= "\t$W->{mov}\t$v[$_]," . $W->{vb} * $_ . "(%rsi)\n" for 0 .. $#v;
+        $s .= "\t$width->{mov}\t$v[$_]," . $width->{vb} * $_ . "($R->{out})\n" for 0 .. $#v;
         return $s;
     });
     return "$t\tvzeroupper\n\tjmp\t$xmm\n";
 }
 
-# CBC decryption bulk.  In: rdx bytes (multiple of 16), rcx key, r10d R,
-# r11 END, xmm11 the iv.  Output block i is D(C[i]) ^ C[i-1]: for the
-# first register of a group the previous blocks are the iv (kept
-# broadcast in register 11) followed by that register's own first
-# blocks, shifted in with valignq (zmm) or vperm2i128 (ymm); the others
-# read them unaligned from the input, which is not yet overwritten when
-# in == out since a group's stores come after all of its loads.
-# Out: xmm11 = the last ciphertext block; jumps to $xmm with rdx left.
+# CBC decryption bulk.  In: len bytes (multiple of 16), key, R, END,
+# xmm11 the iv.  Output block i is D(C[i]) ^ C[i-1]: for the first
+# register of a group the previous blocks are the iv (kept broadcast in
+# register 11) followed by that register's own first blocks, shifted in
+# with valignq (zmm) or vperm2i128 (ymm); the others read them unaligned
+# from the input, which is not yet overwritten when in == out since a
+# group's stores come after all of its loads.
+# Out: xmm11 = the last ciphertext block; jumps to $xmm with len left.
 sub vaes_cbc_dec_bulk {
-    my ($W, $xmm) = @_;
-    my ($tk, $k0, $kl, $iv, $u) = map { _vr($W, $_) } 8 .. 12;
-    my $t = "\t$W->{bcast}\t(%rcx),$k0\n\t$W->{bcast}\t(%r11),$kl\n";
-    $t .= $W->{bits} == 512
+    my ($width, $R, $xmm) = @_;
+    my ($tk, $k0, $kl, $iv, $u) = map { _vr($width, $_) } 8 .. 12;
+    my $t = "\t$width->{bcast}\t($R->{key}),$k0\n\t$width->{bcast}\t($R->{end}),$kl\n";
+    $t .= $width->{bits} == 512
         ? "\tvshufi32x4\t\$0,$iv,$iv,$iv\n"
         : "\tvpermq\t\$0x44,$iv,$iv\n";
-    $t .= _vaes_loops($W, '%rdx', $W->{vb}, sub {
+    $t .= _vaes_loops($width, $R, $R->{len}, $width->{vb}, sub {
         my @v = @_;
-        my $vb = $W->{vb};
+        my $vb = $width->{vb};
         my $s = '';
-        $s .= "\t$W->{mov}\t" . $vb * $_ . "(%rdi),$v[$_]\n" for 0 .. $#v;
-        $s .= "\t$W->{xor}\t$k0,$_,$_\n" for @v;
-        $s .= vaes_mid_rounds($W, 'aesdec', '%r10d', '%r11', $tk, @v);
-        $s .= "\t$W->{mov}\t(%rdi),$u\n";
-        $s .= $W->{bits} == 512
+        $s .= "\t$width->{mov}\t" . $vb * $_ . "($R->{in}),$v[$_]\n" for 0 .. $#v;
+        $s .= "\t$width->{xor}\t$k0,$_,$_\n" for @v;
+        $s .= mid_rounds($width, 'aesdec', $R, $tk, @v);
+        $s .= "\t$width->{mov}\t($R->{in}),$u\n";
+        $s .= $width->{bits} == 512
             ? "\tvalignq\t\$6,$iv,$u,$u\n"
             : "\tvperm2i128\t\$0x20,$u,$iv,$u\n";
-        $s .= "\t$W->{xor}\t$kl,$u,$u\n\tvaesdeclast\t$u,$v[0],$v[0]\n";
+        $s .= "\t$width->{xor}\t$kl,$u,$u\n\tvaesdeclast\t$u,$v[0],$v[0]\n";
         for my $j (1 .. $#v) {
-            $s .= "\t$W->{xor}\t" . ($vb * $j - 16) . "(%rdi),$kl,$u\n"
+            $s .= "\t$width->{xor}\t" . ($vb * $j - 16) . "($R->{in}),$kl,$u\n"
                 . "\tvaesdeclast\t$u,$v[$j],$v[$j]\n";
         }
-        $s .= "\t$W->{bcast}\t" . ($vb * @v - 16) . "(%rdi),$iv\n";
-        $s .= "\t$W->{mov}\t$v[$_]," . $vb * $_ . "(%rsi)\n" for 0 .. $#v;
+        $s .= "\t$width->{bcast}\t" . ($vb * @v - 16) . "($R->{in}),$iv\n";
+        $s .= "\t$width->{mov}\t$v[$_]," . $vb * $_ . "($R->{out})\n" for 0 .. $#v;
         return $s;
     });
     return "$t\tvzeroupper\n\tjmp\t$xmm\n";
 }
 
-# XTS bulk.  In: rdx bytes (multiple of 16), rcx key (data direction),
-# r10d R, r11 END, xmm11 the tweak of the first block, xmm9 K0, xmm10
-# Klast, the frame's 512 bytes at rsp.  Tweaks live in two registers: A
-# (11) holds the tweaks of the next register's blocks, B (14) those of
-# the register after it; consuming A advances it by 2*nb blocks, i.e.
-# multiplies every lane by x^(2nb), and in the eight-register group the
-# even registers take A and the odd ones B, so two independent chains
-# feed the group.  One register at a time, A is advanced and then A and
-# B trade places.  Multiplying a lane by x^k (k = 2nb <= 8): both qwords
-# shift left by k; the k bits leaving the low qword enter the high one
-# (vpsrlq + vpslldq), the k bits leaving the high one come back reduced,
-# their carry-less product with 0x87 (vpclmulqdq against the low qword
-# of the XTS mask, broadcast in 13 so xmm13 is still the xmm code's mask).
-# T ^ Klast per register goes to the frame for the last round's key.
-# Out: xmm11 = the next block's tweak; jumps to $xmm with rdx left.
+# XTS bulk.  In: len bytes (multiple of 16), key (data direction), R,
+# END, xmm11 the tweak of the first block, xmm9 K0, xmm10 Klast, the
+# frame's 512 bytes at rsp, $mask the label of the xmm code's XTS mask.
+# Tweaks live in two registers: A (11) holds the tweaks of the next
+# register's blocks, B (14) those of the register after it; consuming A
+# advances it by 2*nb blocks, i.e. multiplies every lane by x^(2nb), and
+# in the eight-register group the even registers take A and the odd ones
+# B, so two independent chains feed the group.  One register at a time,
+# A is advanced and then A and B trade places.  Multiplying a lane by x^k
+# (k = 2nb <= 8): both qwords shift left by k; the k bits leaving the low
+# qword enter the high one (vpsrlq + vpslldq), the k bits leaving the
+# high one come back reduced, their carry-less product with 0x87
+# (vpclmulqdq against the low qword of the XTS mask, broadcast in 13 so
+# xmm13 is still the xmm code's mask).  T ^ Klast per register goes to
+# the frame for the last round's key.
+# Out: xmm11 = the next block's tweak; jumps to $xmm with len left.
 sub vaes_xts_bulk {
-    my ($W, $dir, $xmm) = @_;
+    my ($width, $R, $dir, $mask, $xmm) = @_;
     my $op = "aes$dir";
-    my ($tk, $k0, $kl, $A, $s1, $C, $B, $s2) = map { _vr($W, $_) } 8 .. 15;
-    my $k = 2 * $W->{nb};
-    my $vb = $W->{vb};
+    my ($tk, $k0, $kl, $A, $s1, $C, $B, $s2) = map { _vr($width, $_) } 8 .. 15;
+    my $k = 2 * $width->{nb};
+    my $vb = $width->{vb};
     # $d = $a ^ $b ^ $d in one instruction on zmm
     my $xor3 = sub {
         my ($a, $b, $d) = @_;
-        return $W->{bits} == 512 ? "\tvpternlogq\t\$0x96,$a,$b,$d\n"
-                                 : "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
+        return $width->{bits} == 512 ? "\tvpternlogq\t\$0x96,$a,$b,$d\n"
+                                     : "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
     };
     # $S *= x^$n per lane; $n a shift count or [variable counts, 64 - counts]
     my $adv = sub {
@@ -268,31 +302,31 @@ sub vaes_xts_bulk {
     };
     # Lane i of A: T[0] * x^i (variable shifts by i; a count of 64 gives
     # 0), then B = A * x^nb.
-    my $t = "\t$W->{bcast}\t.Laesni_xts_mask(%rip),$C\n"
-          . ($W->{bits} == 512 ? "\tvshufi32x4\t\$0,$A,$A,$A\n" : "\tvpermq\t\$0x44,$A,$A\n")
+    my $t = "\t$width->{bcast}\t$mask(%rip),$C\n"
+          . ($width->{bits} == 512 ? "\tvshufi32x4\t\$0,$A,$A,$A\n" : "\tvpermq\t\$0x44,$A,$A\n")
           . $adv->($A, [ '.Laesni_vaes_xts_cnt(%rip)', '.Laesni_vaes_xts_rcnt(%rip)' ])
-          . "\t$W->{mov}\t$A,$B\n" . $adv->($B, $W->{nb})
-          . "\t$W->{bcast}\t(%rcx),$k0\n\t$W->{bcast}\t(%r11),$kl\n";
-    $t .= _vaes_loops($W, '%rdx', $vb, sub {
+          . "\t$width->{mov}\t$A,$B\n" . $adv->($B, $width->{nb})
+          . "\t$width->{bcast}\t($R->{key}),$k0\n\t$width->{bcast}\t($R->{end}),$kl\n";
+    $t .= _vaes_loops($width, $R, $R->{len}, $vb, sub {
         my @v = @_;
         my $s = '';
         for my $j (0 .. $#v) {
             my $S = $j % 2 ? $B : $A;
-            $s .= "\t$W->{mov}\t$k0,$v[$j]\n" . $xor3->($vb * $j . "(%rdi)", $S, $v[$j])
-                . "\t$W->{xor}\t$kl,$S,$s1\n"
-                . "\t$W->{mov}\t$s1," . $vb * $j . "(%rsp)\n"
+            $s .= "\t$width->{mov}\t$k0,$v[$j]\n" . $xor3->($vb * $j . "($R->{in})", $S, $v[$j])
+                . "\t$width->{xor}\t$kl,$S,$s1\n"
+                . "\t$width->{mov}\t$s1," . $vb * $j . "(%rsp)\n"
                 . $adv->($S, $k);
         }
         if (@v == 1) {
-            $s .= "\t$W->{mov}\t$A,$s1\n\t$W->{mov}\t$B,$A\n\t$W->{mov}\t$s1,$B\n";
+            $s .= "\t$width->{mov}\t$A,$s1\n\t$width->{mov}\t$B,$A\n\t$width->{mov}\t$s1,$B\n";
         }
-        $s .= vaes_mid_rounds($W, $op, '%r10d', '%r11', $tk, @v);
+        $s .= mid_rounds($width, $op, $R, $tk, @v);
         $s .= "\tv${op}last\t" . $vb * $_ . "(%rsp),$v[$_],$v[$_]\n" for 0 .. $#v;
-        $s .= "\t$W->{mov}\t$v[$_]," . $vb * $_ . "(%rsi)\n" for 0 .. $#v;
+        $s .= "\t$width->{mov}\t$v[$_]," . $vb * $_ . "($R->{out})\n" for 0 .. $#v;
         return $s;
     });
-    $t .= "\t$W->{xor}\t$s1,$s1,$s1\n";
-    $t .= "\t$W->{mov}\t$s1," . $vb * $_ . "(%rsp)\n" for 0 .. 7;
+    $t .= "\t$width->{xor}\t$s1,$s1,$s1\n";
+    $t .= "\t$width->{mov}\t$s1," . $vb * $_ . "(%rsp)\n" for 0 .. 7;
     return "$t\tvzeroupper\n\tjmp\t$xmm\n";
 }
 
