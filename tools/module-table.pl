@@ -17,15 +17,18 @@ use strict;
 use warnings;
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
-use Getopt::Long qw(GetOptions);
+use Getopt::Long qw(GetOptionsFromArray);
 use lib dirname(abs_path($0)) . '/lib';
 use ModuleTable qw(read_table table_path readme_table);
 
-my $ROOT  = abs_path(dirname(abs_path($0)) . '/..');
-# The README part between these lines is generated.
-my $BEGIN = '<!-- module table: generated from modules.txt by'
-          . ' `perl tools/module-table.pl --update-readme`; do not edit -->';
-my $END   = '<!-- end of module table -->';
+# The documents' part between these lines is generated.
+use constant BEGIN_LINE => '<!-- module table: generated from modules.txt by'
+                         . ' `perl tools/module-table.pl --update-readme`; do not edit -->';
+use constant END_LINE   => '<!-- end of module table -->';
+# The documents that show the table.
+use constant DOCS => qw(README.md docs/openssl-fork.md);
+
+exit main(@ARGV);
 
 sub usage {
     print STDERR "usage: $0 [--table FILE] (--make FILE | --list | --check-readme"
@@ -77,27 +80,35 @@ sub write_if_changed {
 # markers are missing.
 sub readme_with {
     my ($readme, $text, $want) = @_;
-    $text =~ s/(^\Q$BEGIN\E\n).*?(^\Q$END\E$)/$1$want$2/ms
-        or die "$readme: no lines '$BEGIN' ... '$END' around the module table\n";
+    my ($begin, $end) = (BEGIN_LINE, END_LINE);
+    $text =~ s/(^\Q$begin\E\n).*?(^\Q$end\E$)/$1$want$2/ms
+        or die "$readme: no lines '$begin' ... '$end' around the module table\n";
     return $text;
 }
 
-my %opt = (table => table_path($ROOT));
-GetOptions(\%opt, 'table=s', 'make=s', 'list', 'check-readme', 'update-readme', 'readme=s', 'help')
-    or usage();
-usage() if $opt{help} || @ARGV
-        || 1 != grep { $opt{$_} } qw(make list check-readme update-readme);
+sub main {
+    my @argv = @_;
+    my $root = abs_path(dirname(abs_path($0)) . '/..');
+    my %opt = (table => table_path($root));
+    GetOptionsFromArray(\@argv, \%opt, 'table=s', 'make=s', 'list', 'check-readme', 'update-readme',
+                        'readme=s', 'help')
+        or usage();
+    usage() if $opt{help} || @argv
+            || 1 != grep { defined $opt{$_} } qw(make list check-readme update-readme);
 
-my @rows = eval { read_table($opt{table}) };
-if ($@) { print STDERR "module-table: $@"; exit 1 }
+    my @rows = eval { read_table($opt{table}) };
+    if ($@) { print STDERR "module-table: $@"; return 1 }
 
-if (defined $opt{make}) {
-    write_if_changed($opt{make}, make_text(@rows));
-} elsif ($opt{list}) {
-    print "$_->{name} $_->{arch}\n" for @rows;
-} else {
+    if (defined $opt{make}) {
+        write_if_changed($opt{make}, make_text(@rows));
+        return 0;
+    }
+    if ($opt{list}) {
+        print "$_->{name} $_->{arch}\n" for @rows;
+        return 0;
+    }
     my $stale = 0;
-    for my $doc (defined $opt{readme} ? $opt{readme} : map { "$ROOT/$_" } qw(README.md docs/openssl-fork.md)) {
+    for my $doc (defined $opt{readme} ? $opt{readme} : map { "$root/$_" } DOCS) {
         my $text = slurp($doc) // die "$doc: $!\n";
         my $want = readme_with($doc, $text, join('', readme_table(@rows)));
         if ($opt{'update-readme'}) {
@@ -108,6 +119,5 @@ if (defined $opt{make}) {
             $stale = 1;
         }
     }
-    exit 1 if $stale;
+    return $stale;
 }
-exit 0;

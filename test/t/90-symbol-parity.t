@@ -10,11 +10,11 @@
 #    not count it; when it passes, remove the tag);
 #  - a symbol we export that is not listed is shown, and must be hidden
 #    (STV_HIDDEN in readelf) so it cannot clash with OpenSSL's own names;
-#  - modules.txt parses, each row names an existing script and symbols
-#    file, every symbols file and every crypto/*/asm/*-x86_64.pl and
-#    *-586.pl script has a row, and the module tables of README.md and
-#    docs/openssl-fork.md are the table's
-#    (tools/module-table.pl --check-readme);
+#  - modules.txt parses (a malformed row is an error naming its line),
+#    each row names an existing script and symbols file, every symbols
+#    file and every crypto/*/asm/*-x86_64.pl and *-586.pl script has a
+#    row, and the module tables of README.md and docs/openssl-fork.md are
+#    the table's (tools/module-table.pl --check-readme);
 #  - with the system's static libcrypto.a present, the list equals the
 #    globals its member libcrypto-lib-MODULE.o defines (else SKIP).
 use strict;
@@ -56,6 +56,23 @@ sub defined_globals {
 my @modules = eval { read_table(table_path($root)) };
 result(@modules > 0, 'modules.txt parses' . ($@ ? " ($@)" : ''));
 my %row_of = map { $_->{name} => $_ } @modules;
+
+# The reader refuses a malformed row, naming the file and line.
+my $good = 'm1 x86_64 a.pl - elf - - CASM_M1_ASM s.txt r.s';
+for my $case (['m1 x86_64 a.pl', qr/:2: want 10 columns/, 'a short row'],
+              ["$good\n$good", qr/:3: module m1 appears twice/, 'a name twice'],
+              ['m2 arm a.pl - elf - - - s.txt r.s', qr/:2: m2: arch 'arm'/, 'an unknown arch'],
+              ['m3 x86 - - elf - - - s.txt r.s', qr/:2: m3: the script column is required/, 'no script'],
+              ['m4 x86 a.pl - elf - - casm_m4 s.txt r.s', qr/:2: m4: define 'casm_m4' is not a C macro/,
+               'a define that is no macro name']) {
+    my ($text, $want, $what) = @$case;
+    open(my $fh, '>', "$dir/table.txt") or die "$dir/table.txt: $!\n";
+    print $fh "# a table\n$text\n";
+    close $fh;
+    eval { read_table("$dir/table.txt") };
+    result($@ =~ /^\Q$dir\E\/table\.txt$want/, "modules.txt reader: $what is an error naming the line")
+        or print "# got: $@";
+}
 
 # The table is complete: every symbols file and module script has a row.
 my %listed_file = map { $_->{symbols} => 1 } @modules;
