@@ -33,21 +33,37 @@ $(error AES_CORE must be "table" or "ct", not "$(AES_CORE)")
 endif
 
 # --- the library -----------------------------------------------------------
-# Assembly modules (x86_64, ELF).  NO_ASM=1 builds the portable C only.
-PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm perlasm/lib/Common/*.pm)
-# NOASM_SRCS: C that stands in for what the modules provide; ASM_C_SRCS:
-# C glue the modules need.
-ifeq ($(NO_ASM),)
-ASM_MODULES := sha1-x86_64 aes-x86_64 aesni-x86_64
-ASM_DEFS    := -DCASM_SHA1_ASM -DCASM_AES_ASM -DCASM_AESNI_ASM
-NOASM_SRCS  :=
-ASM_C_SRCS  := crypto/aes/aes_x86_64_ecb.c
-else
-ASM_MODULES :=
-ASM_DEFS    :=
-NOASM_SRCS  := crypto/sha/sha1_block_noasm.c crypto/aes/aes_noasm.c
-ASM_C_SRCS  :=
+# The assembly modules come from modules.txt, through make variables that
+# tools/module-table.pl writes to MODULES_MK (rewritten only when they
+# change): TABLE_MODULES_x86_64, TABLE_MODULES_x86 and, per module NAME,
+# MODULE_NAME (its script, then the helper files it reads), MODULE_GLUE_,
+# MODULE_FALLBACK_, MODULE_DEFINE_, MODULE_FLAVOURS_, MODULE_SYMBOLS_,
+# MODULE_REPLACES_.  A bad table stops make with the line at fault.
+MODULES_MK := $(BUILD)/gen/modules.mk
+ifneq ($(shell mkdir -p $(BUILD)/gen && $(PERL) tools/module-table.pl --make $(MODULES_MK) && echo ok),ok)
+$(error modules.txt: see the message above)
 endif
+include $(MODULES_MK)
+
+# modules_glue, modules_defs MODULES: their C glue, their -D flags.
+modules_glue = $(foreach m,$(1),$(MODULE_GLUE_$(m)))
+modules_defs = $(foreach m,$(1),$(addprefix -D,$(MODULE_DEFINE_$(m))))
+# modules_fallbacks MODULES: the C that stands in for every module of the
+# table except what MODULES provide, in table order, each file once.
+ALL_FALLBACKS := $(foreach m,$(TABLE_MODULES),$(MODULE_FALLBACK_$(m)))
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+modules_fallbacks = $(call uniq,$(filter-out $(foreach m,$(1),$(MODULE_FALLBACK_$(m))),$(ALL_FALLBACKS)))
+
+# The x86_64 modules (ELF) go into the archive; NO_ASM=1 builds the
+# portable C only.
+PERLASM_X64 := perlasm/x86_64-xlate.pl $(wildcard perlasm/lib/X64/*.pm perlasm/lib/X64/Emit/*.pm perlasm/lib/Common/*.pm)
+PERLASM_X86 := perlasm/x86asm.pl $(wildcard perlasm/lib/X86/*.pm perlasm/lib/X86/Emit/*.pm perlasm/lib/Common/*.pm)
+ASM_MODULES := $(if $(NO_ASM),,$(TABLE_MODULES_x86_64))
+ASM_DEFS    := $(call modules_defs,$(ASM_MODULES))
+# NOASM_SRCS: C that stands in for the modules left out; ASM_C_SRCS: C
+# glue the modules need.
+NOASM_SRCS  := $(call modules_fallbacks,$(ASM_MODULES))
+ASM_C_SRCS  := $(call modules_glue,$(ASM_MODULES))
 ASM_OBJS := $(patsubst %,$(BUILD)/obj/asm/%.o,$(ASM_MODULES))
 
 COMMON_SRCS := \
@@ -103,12 +119,8 @@ $(BUILD)/obj/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# Each module: its script first, then the helper files it reads (in a
-# directory of the same name).  `perl SCRIPT elf OUTPUT`, then GNU as.
-MODULE_sha1-x86_64  := crypto/sha/asm/sha1-x86_64.pl $(wildcard crypto/sha/asm/sha1-x86_64/*.pl)
-MODULE_aes-x86_64   := crypto/aes/asm/aes-x86_64.pl crypto/aes/AesMath.pm
-MODULE_aesni-x86_64 := crypto/aes/asm/aesni-x86_64.pl $(wildcard crypto/aes/asm/aesni-x86_64/*.pl)
-
+# Each module: `perl SCRIPT elf OUTPUT` (MODULE_NAME: the script first,
+# then the helper files it reads), then GNU as.
 .SECONDEXPANSION:
 $(BUILD)/gen/asm/%.s: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
@@ -128,6 +140,9 @@ $(CT_LIB): $(CT_LIB_OBJS) $(BUILD_CONFIG)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $(CT_LIB_OBJS)
+
+# The 32-bit library, from the table's x86 modules.
+include mk/m32.mk
 
 # --- tests -----------------------------------------------------------------
 TEST_LIB_SRCS := $(wildcard test/lib/*.c)

@@ -32,436 +32,271 @@
 #     OpenSSL's (--rebuild-after: at once).  The saved state lives in
 #     BUILD/.perlasm-dropin until then: a run interrupted harder than a
 #     signal is restored by the next run, or by --restore.
+#
+# The run is a chain of subs over one hash, $run, built by main(); the
+# helpers are in tools/lib/Dropin/ and the module list is modules.txt.
 use strict;
 use warnings;
 use Cwd qw(abs_path);
 use File::Basename qw(basename dirname);
 use File::Copy qw(copy);
-use File::Path qw(make_path remove_tree);
+use File::Path qw(make_path);
 use File::Temp qw(tempdir);
 use Fcntl qw(:flock);
-use Getopt::Long qw(GetOptions);
+use FindBin;
+use Getopt::Long qw(GetOptionsFromArray);
+use lib "$FindBin::RealBin/lib";
+use ModuleTable qw(read_table table_path);
+use SymbolList qw(read_symbols);
+use Dropin::Elf qw(globals imports func_sizes text_of);
+use Dropin::Files qw(in_path sha_file);
+use Dropin::Report qw(ME note complain fail exit_status);
+use Dropin::Runner;
+use Dropin::Swap qw(STATE save_originals restore);
+use Dropin::Tree qw(read_version configured_target unextracted_test_data objects_from generator_flags);
 
-my $ROOT = abs_path(dirname(abs_path($0)) . '/..');
-my $ME   = 'openssl-dropin';
-
-# What we can swap: our script (path in this repository, the same as
-# OpenSSL's generator) and the file OpenSSL's build generates from its own
-# (crypto/*/build.info GENERATE[...], path relative to the build directory).
-my %MODULE = (
-    'aes-x86_64'   => { arch => 'x86_64', file => 'crypto/aes/aes-x86_64.s',
-                        script => 'crypto/aes/asm/aes-x86_64.pl' },
-    'aesni-x86_64' => { arch => 'x86_64', file => 'crypto/aes/aesni-x86_64.s',
-                        script => 'crypto/aes/asm/aesni-x86_64.pl' },
-    'sha1-x86_64'  => { arch => 'x86_64', file => 'crypto/sha/sha1-x86_64.s',
-                        script => 'crypto/sha/asm/sha1-x86_64.pl' },
-    'aes-586'      => { arch => 'x86',    file => 'crypto/aes/aes-586.S',
-                        script => 'crypto/aes/asm/aes-586.pl' },
-);
 # Per architecture: OpenSSL's Configure target, how to assemble for it, and
 # what runs its test programs (these kernels refuse 32-bit binaries).
-my %ARCH = (
+use constant ARCH => {
     x86_64 => { target => 'linux-x86_64', ccflags => ['-m64'], runner => undef },
     x86    => { target => 'linux-x86',    ccflags => ['-m32'], runner => 'qemu-i386' },
-);
+};
 # The only symbols a module may take from the rest of libcrypto.
-my %MAY_IMPORT = map { $_ => 1 } qw(OPENSSL_ia32cap_P _GLOBAL_OFFSET_TABLE_);
-my $STATE = '.perlasm-dropin';    # in the build directory
+use constant MAY_IMPORT => { map { $_ => 1 } qw(OPENSSL_ia32cap_P _GLOBAL_OFFSET_TABLE_) };
 
-my %opt = (arch => 'x86_64', jobs => 2, symbols => "$ROOT/tools/openssl-symbols");
+exit main(@ARGV);
+
+sub main {
+    my @argv = @_;
+    my $root = abs_path(dirname(abs_path($0)) . '/..');
+    my $run = { root => $root, modules => swappable_modules($root), runner => Dropin::Runner->new };
+    $run->{opt} = parse_options($run, @argv);
+    STDOUT->autoflush(1);    # our messages in order with the tools' output
+    my $status = eval { dropin($run) };
+    $status = exit_status($@) unless defined $status;
+    return finish_restore($run, $status);
+}
+
+# What we can swap, from modules.txt: our script (path in this repository,
+# the same as OpenSSL's generator), the file OpenSSL's build generates from
+# its own (crypto/*/build.info GENERATE[...], path relative to the build
+# directory) and the list of what OpenSSL needs from it.
+sub swappable_modules {
+    my ($root) = @_;
+    return { map { $_->{name} => { arch => $_->{arch}, file => $_->{replaces}, script => $_->{script},
+                                   symbols => basename($_->{symbols}) } }
+             read_table(table_path($root)) };
+}
+
 sub usage {
+    my ($run) = @_;
+    my $mods = $run->{modules};
     print STDERR <<"EOT";
 usage: $0 --src DIR [--build DIR] [--arch x86_64|x86] [--modules LIST]
           [--tests LIST] [--masks 'default MASK...'] [--jobs N]
           [--symbols DIR] [--rebuild-after] [--check-only]
        $0 --src DIR [--build DIR] --restore
-modules: @{[ join ', ', map { "$_ ($MODULE{$_}{arch})" } sort keys %MODULE ]}
+       $0 --list-modules
+modules: @{[ join ', ', map { "$_ ($mods->{$_}{arch})" } sort keys %$mods ]}
 EOT
     exit 2;
 }
-GetOptions(\%opt, 'src=s', 'build=s', 'arch=s', 'modules=s', 'tests=s',
-           'jobs=s', 'masks=s', 'symbols=s', 'check-only', 'restore', 'rebuild-after',
-           'help')
-    or usage();
-usage() if $opt{help} || @ARGV;
 
-$| = 1;    # our messages in order with the tools' output
-sub fail { print STDERR "$ME: error: $_[0]\n"; exit($_[1] // 1) }
-sub note { print "$ME: $_[0]\n" }
-
-# --- 1. the tree -----------------------------------------------------------
-fail('OPENSSL_SRC is not set: make openssl-dropin OPENSSL_SRC=/path/to/openssl-3.0.x'
-     . ' (--src DIR)', 2) unless defined $opt{src} && $opt{src} ne '';
-fail("OPENSSL_SRC=$opt{src}: no such directory", 2) unless -d $opt{src};
-my $SRC = abs_path($opt{src});
-fail("OPENSSL_SRC=$opt{src} is not an OpenSSL source tree (no VERSION.dat and Configure)", 2)
-    unless -f "$SRC/VERSION.dat" && -f "$SRC/Configure";
-my %ver = read_version("$SRC/VERSION.dat");
-my $VERSION = join '.', map { $ver{$_} // '?' } qw(MAJOR MINOR PATCH);
-fail("OPENSSL_SRC=$opt{src} is OpenSSL $VERSION; the drop-in is for 3.0.x"
-     . ' (the modules match OpenSSL 3.0\'s symbols)', 2)
-    unless ($ver{MAJOR} // '') eq '3' && ($ver{MINOR} // '') eq '0';
-
-# Debian's source package keeps its binary test data in debian/binary.tar,
-# which its build (debian/rules) extracts first; without it test_cms and
-# test_cmsapi fail, after half an hour.
-if (-f "$SRC/debian/binary.tar") {
-    my @lost = grep { !-e "$SRC/$_" } map { chomp; $_ } grep { !m{/$} } `tar tf '$SRC/debian/binary.tar'`;
-    fail("$SRC is a Debian source tree whose test data is still in debian/binary.tar"
-         . " (@lost); extract it first: (cd '$SRC' && tar xf debian/binary.tar)", 2) if @lost;
+sub parse_options {
+    my ($run, @argv) = @_;
+    my %opt = (arch => 'x86_64', jobs => 2, symbols => "$run->{root}/tools/openssl-symbols");
+    GetOptionsFromArray(\@argv, \%opt, 'src=s', 'build=s', 'arch=s', 'modules=s',
+               'tests=s', 'jobs=s', 'masks=s', 'symbols=s', 'check-only', 'restore',
+               'rebuild-after', 'list-modules', 'help')
+        or usage($run);
+    usage($run) if $opt{help} || @argv;
+    if ($opt{'list-modules'}) {
+        my $mods = $run->{modules};
+        printf "%-14s %-7s %-33s %s\n", $_, @{ $mods->{$_} }{qw(arch script file)} for sort keys %$mods;
+        exit 0;
+    }
+    return \%opt;
 }
 
-my $arch = $ARCH{$opt{arch}}
-    or fail("--arch $opt{arch}: want x86_64 or x86", 2);
-my $BUILD = $SRC;
-$BUILD = -d $opt{build} ? abs_path($opt{build}) : $opt{build}
-    if defined $opt{build} && $opt{build} ne '';
+# The whole run; returns the exit status, or fail()s.
+sub dropin {
+    my ($run) = @_;
+    check_tree($run);
+    return 0 if restore_leftover($run);
+    check_build_dir($run);
+    choose_modules($run);
+    check_ours($run);
+    if ($run->{opt}{'check-only'}) {
+        note('check only: our modules export what the lists ask; the tree was not touched');
+        return 0;
+    }
+    $run->{log} = tempdir(ME . '-logs.XXXXXX', TMPDIR => 1, CLEANUP => 0);
+    configure($run);
+    examine_theirs($run);
+    swap_in($run);
+    build_and_verify($run);
+    run_tests($run);
+    return 0;
+}
+
+# --- 1. the tree -----------------------------------------------------------
+sub check_tree {
+    my ($run) = @_;
+    my $opt = $run->{opt};
+    fail('OPENSSL_SRC is not set: make openssl-dropin OPENSSL_SRC=/path/to/openssl-3.0.x'
+         . ' (--src DIR)', 2) unless defined $opt->{src} && $opt->{src} ne '';
+    fail("OPENSSL_SRC=$opt->{src}: no such directory", 2) unless -d $opt->{src};
+    my $src = $run->{src} = abs_path($opt->{src});
+    fail("OPENSSL_SRC=$opt->{src} is not an OpenSSL source tree (no VERSION.dat and Configure)", 2)
+        unless -f "$src/VERSION.dat" && -f "$src/Configure";
+    my %ver = read_version("$src/VERSION.dat");
+    $run->{version} = join '.', map { $ver{$_} // '?' } qw(MAJOR MINOR PATCH);
+    fail("OPENSSL_SRC=$opt->{src} is OpenSSL $run->{version}; the drop-in is for 3.0.x"
+         . ' (the modules match OpenSSL 3.0\'s symbols)', 2)
+        unless ($ver{MAJOR} // '') eq '3' && ($ver{MINOR} // '') eq '0';
+
+    # Without Debian's binary test data test_cms and test_cmsapi fail,
+    # after half an hour.
+    my @lost = unextracted_test_data($src);
+    fail("$src is a Debian source tree whose test data is still in debian/binary.tar"
+         . " (@lost); extract it first: (cd '$src' && tar xf debian/binary.tar)", 2) if @lost;
+
+    $run->{arch} = ARCH->{ $opt->{arch} }
+        or fail("--arch $opt->{arch}: want x86_64 or x86", 2);
+    $run->{build} = $src;
+    $run->{build} = -d $opt->{build} ? abs_path($opt->{build}) : $opt->{build}
+        if defined $opt->{build} && $opt->{build} ne '';
+    lock_build($run) if -d $run->{build};
+}
 
 # One run per build directory: a second one would take the first's swap
 # for a leftover.  The lock (on the directory itself) ends with us.
-my $lock;
 sub lock_build {
-    open($lock, '<', $BUILD) or fail("cannot open $BUILD: $!", 2);
+    my ($run) = @_;
+    open(my $lock, '<', $run->{build}) or fail("cannot open $run->{build}: $!", 2);
     flock($lock, LOCK_EX | LOCK_NB)
-        or fail("another openssl-dropin run is using $BUILD; wait for it to finish", 2);
+        or fail("another openssl-dropin run is using $run->{build}; wait for it to finish", 2);
+    $run->{lock} = $lock;
 }
-lock_build() if -d $BUILD;
 
 # Restoring comes first: the tree may hold ours from a run that died.
-our $restored;
-if (-e "$BUILD/$STATE") {
-    fail("$BUILD/$STATE exists: an earlier run was interrupted; --restore first", 2)
-        if $opt{'check-only'};
-    note("$BUILD/$STATE: an earlier run left its swap in place; restoring it");
-    restore() or fail('restore failed; the saved files are in ' . "$BUILD/$STATE");
-}
-if ($opt{restore}) {
-    note('nothing to restore') unless $restored;
-    exit 0;
+# True when that is all there is to do (--restore).
+sub restore_leftover {
+    my ($run) = @_;
+    my ($build, $opt) = @$run{qw(build opt)};
+    my $leftover = -e "$build/" . STATE;
+    if ($leftover) {
+        fail("$build/" . STATE . ' exists: an earlier run was interrupted; --restore first', 2)
+            if $opt->{'check-only'};
+        note("$build/" . STATE . ': an earlier run left its swap in place; restoring it');
+        restore($build) or fail('restore failed; the saved files are in ' . "$build/" . STATE);
+    }
+    return 0 unless $opt->{restore};
+    note('nothing to restore') unless $leftover;
+    return 1;
 }
 
-# OpenSSL's Configure, run out of a source tree that has been configured
-# in place, sees that tree's libraries and produces no Makefile.
-fail("OPENSSL_BUILD=$BUILD: $SRC is itself configured (configdata.pm), and OpenSSL"
-     . ' builds out of tree only from a clean source tree: use a fresh one, or build'
-     . ' in the tree (no OPENSSL_BUILD)', 2)
-    if $BUILD ne $SRC && -f "$SRC/configdata.pm" && !-f "$BUILD/configdata.pm";
-
-my $configured = configured_target($BUILD);
-fail("$BUILD is configured for $configured, not $arch->{target}: use another tree"
-     . ' (or an empty build directory, --build / OPENSSL_BUILD)', 2)
-    if defined $configured && $configured ne $arch->{target};
-fail("$BUILD has no Makefile: configure it again or remove configdata.pm", 2)
-    if defined $configured && !-f "$BUILD/Makefile";
-fail("--jobs $opt{jobs}: want a positive number", 2) unless $opt{jobs} =~ /^[1-9]\d*$/;
-
-my @mods = defined $opt{modules} && $opt{modules} ne ''
-         ? split(/[\s,]+/, $opt{modules})
-         : grep { $MODULE{$_}{arch} eq $opt{arch} } sort keys %MODULE;
-for my $m (@mods) {
-    fail("unknown module '$m' (known: @{[ sort keys %MODULE ]})", 2) unless $MODULE{$m};
-    fail("module $m is for --arch $MODULE{$m}{arch}, not $opt{arch}", 2)
-        unless $MODULE{$m}{arch} eq $opt{arch};
-    fail("$m: our script $MODULE{$m}{script} does not exist in $ROOT yet", 2)
-        unless -f "$ROOT/$MODULE{$m}{script}";
+sub check_build_dir {
+    my ($run) = @_;
+    my ($src, $build, $opt) = @$run{qw(src build opt)};
+    # OpenSSL's Configure, run out of a source tree that has been configured
+    # in place, sees that tree's libraries and produces no Makefile.
+    fail("OPENSSL_BUILD=$build: $src is itself configured (configdata.pm), and OpenSSL"
+         . ' builds out of tree only from a clean source tree: use a fresh one, or build'
+         . ' in the tree (no OPENSSL_BUILD)', 2)
+        if $build ne $src && -f "$src/configdata.pm" && !-f "$build/configdata.pm";
+    my $configured = $run->{configured} = configured_target($build);
+    fail("$build is configured for $configured, not $run->{arch}{target}: use another tree"
+         . ' (or an empty build directory, --build / OPENSSL_BUILD)', 2)
+        if defined $configured && $configured ne $run->{arch}{target};
+    fail("$build has no Makefile: configure it again or remove configdata.pm", 2)
+        if defined $configured && !-f "$build/Makefile";
+    fail("--jobs $opt->{jobs}: want a positive number", 2) unless $opt->{jobs} =~ /^[1-9]\d*$/;
 }
-fail('no modules to swap', 2) unless @mods;
-if ($arch->{runner} && !$opt{'check-only'}) {
-    fail("$arch->{runner} not found: the $opt{arch} test programs run through it"
-         . ' (apt-get install qemu-user)', 2) unless in_path($arch->{runner});
+
+sub choose_modules {
+    my ($run) = @_;
+    my ($opt, $mods) = @$run{qw(opt modules)};
+    my @mods = defined $opt->{modules} && $opt->{modules} ne ''
+             ? split(/[\s,]+/, $opt->{modules})
+             : grep { $mods->{$_}{arch} eq $opt->{arch} } sort keys %$mods;
+    for my $m (@mods) {
+        fail("unknown module '$m' (known: @{[ sort keys %$mods ]})", 2) unless $mods->{$m};
+        fail("module $m is for --arch $mods->{$m}{arch}, not $opt->{arch}", 2)
+            unless $mods->{$m}{arch} eq $opt->{arch};
+        fail("$m: our script $mods->{$m}{script} does not exist in $run->{root} yet", 2)
+            unless -f "$run->{root}/$mods->{$m}{script}";
+    }
+    fail('no modules to swap', 2) unless @mods;
+    my $runner = $run->{arch}{runner};
+    if ($runner && !$opt->{'check-only'}) {
+        fail("$runner not found: the $opt->{arch} test programs run through it"
+             . ' (apt-get install qemu-user)', 2) unless in_path($runner);
+    }
+    $run->{mods} = \@mods;
 }
 
 # --- 2. our modules, checked before anything is touched ---------------------
-my $TMP = tempdir("$ME.XXXXXX", TMPDIR => 1, CLEANUP => 1);
-my $CC  = $ENV{CC} // 'cc';
-note("OpenSSL $VERSION at $SRC" . ($BUILD ne $SRC ? ", build directory $BUILD" : '')
-    . ", target $arch->{target}; modules: @mods");
-my %ours;    # module => {s => generated file, o => its object, syms => ...}
-my $bad = 0;
-for my $m (@mods) {
-    my $o = generate_ours($m, default_flags());
-    my $need = read_list("$opt{symbols}/$m.txt");
-    $bad += !check_exports($m, $o, $need, 'tools/openssl-symbols');
-}
-fail('our modules lack what OpenSSL needs (above); nothing was changed') if $bad;
-if ($opt{'check-only'}) {
-    note('check only: our modules export what the lists ask; the tree was not touched');
-    exit 0;
-}
-
-# --- 3. configure, OpenSSL's own files -------------------------------------
-my $LOG = tempdir("$ME-logs.XXXXXX", TMPDIR => 1, CLEANUP => 0);
-if (!-d $BUILD) {
-    make_path($BUILD) or fail("cannot create the build directory $BUILD: $!");
-    $BUILD = abs_path($BUILD);
-    lock_build();
-}
-if (!defined $configured) {
-    my $configure = $BUILD eq $SRC ? './Configure' : "$SRC/Configure";
-    note("configuring: $configure $arch->{target} (log $LOG/configure.log)");
-    run_logged("$LOG/configure.log", { dir => $BUILD }, $configure, $arch->{target})
-        or fail("Configure failed; see $LOG/configure.log");
-}
-my %swap;    # module => {file, objects => [...], saved}
-for my $m (@mods) {
-    my $file = $MODULE{$m}{file};
-    my @objs = objects_from($file);
-    fail("OpenSSL's Makefile compiles nothing from $file (configured no-asm?)")
-        unless @objs;
-    run_logged("$LOG/generate.log", 'make', '-C', $BUILD, $file)
-        or fail("make $file failed; see $LOG/generate.log");
-    my $recipe = generator_flags($m);
-    if ("@$recipe" ne "@{ default_flags() }") {
-        note("$m: OpenSSL generates with @$recipe; regenerating ours with them");
-        my $o = generate_ours($m, $recipe);
-        $bad += !check_exports($m, $o, read_list("$opt{symbols}/$m.txt"), 'tools/openssl-symbols');
+sub check_ours {
+    my ($run) = @_;
+    $run->{tmp} = tempdir(ME . '.XXXXXX', TMPDIR => 1, CLEANUP => 1);
+    $run->{cc}  = $ENV{CC} // 'cc';
+    note("OpenSSL $run->{version} at $run->{src}"
+        . ($run->{build} ne $run->{src} ? ", build directory $run->{build}" : '')
+        . ", target $run->{arch}{target}; modules: @{ $run->{mods} }");
+    my $bad = 0;
+    for my $m (@{ $run->{mods} }) {
+        my $o = generate_ours($run, $m, default_flags($run));
+        $bad += !check_exports($m, $o, needed_by_openssl($run, $m), 'tools/openssl-symbols');
     }
-    my $theirs = "$TMP/theirs-$m.o";
-    assemble("$BUILD/$file", $theirs) or fail("cannot assemble OpenSSL's own $file");
-    my $listed = read_list("$opt{symbols}/$m.txt");
-    my %need = map { $_ => $listed->{$_} // [] } keys %{ globals($theirs) };
-    $bad += !check_exports($m, $ours{$m}{o}, \%need, "the tree's own $file");
-    $swap{$m} = { file => $file, objects => \@objs };
-}
-fail('our modules lack what this tree\'s own modules export (above); nothing was changed')
-    if $bad;
-
-# --- 4. swap ---------------------------------------------------------------
-my $restoring_needed = 0;
-$SIG{INT} = $SIG{TERM} = $SIG{HUP} = \&on_signal;
-END { finish_restore() }
-
-make_path("$BUILD/$STATE");
-{
-    # The manifest is complete before the first file changes.
-    my $list = '';
-    for my $m (@mods) {
-        my $s = $swap{$m};
-        copy_keep_time("$BUILD/$s->{file}", "$BUILD/$STATE/$m.orig")
-            or fail("cannot save $s->{file}: $!");
-        $list .= join("\t", $m, $s->{file}, @{ $s->{objects} }) . "\n";
-    }
-    write_file("$BUILD/$STATE/manifest.tmp", $list);
-    rename("$BUILD/$STATE/manifest.tmp", "$BUILD/$STATE/manifest")
-        or fail("cannot write $BUILD/$STATE/manifest: $!");
-}
-$restoring_needed = 1;
-note('swapped in (OpenSSL\'s file <- ours):');
-for my $m (@mods) {
-    my $s = $swap{$m};
-    copy($ours{$m}{s}, "$BUILD/$s->{file}") or fail("cannot write $s->{file}: $!");
-    my $now = time;
-    utime($now, $now, "$BUILD/$s->{file}");
-    unlink map { "$BUILD/$_" } @{ $s->{objects} };
-    printf "  %-26s <- perl %s %s (rebuilds %s)\n", $s->{file}, $MODULE{$m}{script},
-           "@{ $ours{$m}{flags} }", join(', ', @{ $s->{objects} });
-    # make -q: exit 0 when the target is up to date, i.e. make will keep ours.
-    system('make', '-q', '-C', $BUILD, $s->{file}) == 0
-        or fail("OpenSSL's make would regenerate $s->{file} over ours");
-}
-
-# --- 5. build and check that ours went in ----------------------------------
-note("building: nice make -j$opt{jobs} (log $LOG/build.log)");
-run_logged("$LOG/build.log", 'nice', 'make', '-C', $BUILD, "-j$opt{jobs}")
-    or fail_with_log("OpenSSL's build failed with our modules", "$LOG/build.log");
-for my $m (@mods) {
-    verify_built($m) or fail("$m: the built OpenSSL does not contain our code");
-}
-
-# --- 6. OpenSSL's tests ----------------------------------------------------
-# Once per capability mask (--masks; "default" leaves OPENSSL_ia32cap as
-# we found it), so one build serves every code path.
-my @make_test = ('make', '-C', $BUILD, 'test', "HARNESS_JOBS=$opt{jobs}");
-push @make_test, "TESTS=$opt{tests}" if defined $opt{tests} && $opt{tests} ne '';
-# OpenSSL::Test puts EXE_SHELL in front of every test and app program
-# instead of util/wrap.pl; keep wrap.pl (it sets the library path and
-# OPENSSL_MODULES) and put the emulator after it.
-$ENV{EXE_SHELL} = "$BUILD/util/wrap.pl $arch->{runner}" if $arch->{runner};
-my @masks = defined $opt{masks} && $opt{masks} =~ /\S/ ? split(' ', $opt{masks}) : ('default');
-my $default_mask = $ENV{OPENSSL_ia32cap};
-my @failed;
-for my $i (0 .. $#masks) {
-    my $mask = $masks[$i] eq 'default' ? $default_mask : $masks[$i];
-    if (defined $mask) { $ENV{OPENSSL_ia32cap} = $mask } else { delete $ENV{OPENSSL_ia32cap} }
-    my $what = defined $mask ? "OPENSSL_ia32cap=$mask" : 'OPENSSL_ia32cap unset';
-    my $log = @masks > 1 ? "$LOG/test-" . ($i + 1) . '.log' : "$LOG/test.log";
-    note('running: ' . join(' ', @make_test)
-        . ($arch->{runner} ? " with EXE_SHELL='$ENV{EXE_SHELL}'" : '')
-        . ", $what (log $log)");
-    my $ok = run_logged($log, { tee => 1 }, 'nice', @make_test);
-    note("OpenSSL's test summary (modules swapped: @mods; $what):");
-    print "  $_\n" for test_summary($log);
-    push @failed, "$what (log $log)" unless $ok;
-}
-fail("OpenSSL's tests failed with our modules: " . join('; ', @failed)) if @failed;
-note("OpenSSL $VERSION passes its tests with our @mods"
-     . (@masks > 1 ? ' under each of ' . scalar(@masks) . ' capability masks' : ''));
-exit 0;
-
-# --- helpers ---------------------------------------------------------------
-
-sub read_version {
-    my ($file) = @_;
-    open(my $fh, '<', $file) or fail("$file: $!", 2);
-    return map { /^(\w+)=(.*)$/ ? ($1 => $2) : () } <$fh>;
-}
-
-# The Configure target a build directory was configured for, or undef.
-sub configured_target {
-    my ($dir) = @_;
-    open(my $fh, '<', "$dir/configdata.pm") or return undef;
-    while (<$fh>) { return $1 if /^\s*"target"\s*=>\s*"([^"]+)"/ }
-    fail("$dir/configdata.pm names no target: not an OpenSSL 3.0 configuration", 2);
-}
-
-sub in_path {
-    my ($cmd) = @_;
-    return grep { -x "$_/$cmd" } split /:/, $ENV{PATH} // '';
-}
-
-sub write_file {
-    my ($file, $text) = @_;
-    open(my $fh, '>', $file) or fail("$file: $!");
-    print $fh $text;
-    close $fh or fail("$file: $!");
-}
-
-sub copy_keep_time {
-    my ($from, $to) = @_;
-    copy($from, $to) or return 0;
-    my @st = stat $from;
-    return utime($st[8], $st[9], $to);
-}
-
-# Runs a command with stdout and stderr to a log (and, with tee, to our
-# stdout too); true if it exits 0.  A signal that kills it stops us.
-sub run_logged {
-    my $log = shift;
-    my $o = ref $_[0] ? shift : {};
-    my @cmd = @_;
-    open(my $out, '>>', $log) or fail("$log: $!");
-    print $out "\$ @cmd\n";
-    close $out;
-    my $pid = open(my $fh, '-|') // fail("fork: $!");
-    if (!$pid) {
-        open STDERR, '>&', \*STDOUT;
-        chdir $o->{dir} or do { print "cannot chdir to $o->{dir}: $!\n"; exit 127 }
-            if $o->{dir};
-        exec @cmd or do { print "cannot run $cmd[0]: $!\n"; exit 127 };
-    }
-    our $child = $pid;
-    open($out, '>>', $log) or fail("$log: $!");
-    $out->autoflush(1);
-    local $| = 1;
-    while (my $line = <$fh>) {
-        print $out $line;
-        print $line if $o->{tee};
-    }
-    close $fh;
-    my $status = $?;
-    $child = undef;
-    close $out;
-    fail("interrupted (signal " . ($status & 127) . ") while running $cmd[0]", 130)
-        if $status & 127;
-    return $status == 0;
-}
-
-sub fail_with_log {
-    my ($msg, $log) = @_;
-    open(my $fh, '<', $log);
-    my @lines = $fh ? <$fh> : ();
-    my $n = @lines < 40 ? @lines : 40;
-    print STDERR "$ME: last lines of $log:\n", map { "  $_" } @lines[ @lines - $n .. $#lines ];
-    fail("$msg; see $log");
+    fail('our modules lack what OpenSSL needs (above); nothing was changed') if $bad;
 }
 
 # Flags our generator gets by default: the 32-bit layer's position
 # independent SSE2 build, as OpenSSL's linux-x86 shared build asks.
-sub default_flags { $opt{arch} eq 'x86' ? [qw(-fPIC -DOPENSSL_IA32_SSE2)] : [] }
-
-# The flags among OpenSSL's generator arguments that change what a module
-# generates (the rest are compiler flags its x86asm.pl ignores), read from
-# the Makefile's expanded recipe (make -n, the generator pretended new).
-sub generator_flags {
-    my ($m) = @_;
-    return [] unless $opt{arch} eq 'x86';
-    my $file = $MODULE{$m}{file};
-    # The generator as the Makefile names it (relative to an out-of-tree
-    # build), the first prerequisite of the file's rule.
-    open(my $mk, '<', "$BUILD/Makefile") or fail("$BUILD/Makefile: $!");
-    my ($gen) = map { /^\Q$file\E:\s*(\S+)/ ? $1 : () } <$mk>;
-    close $mk;
-    fail("$BUILD/Makefile has no rule for $file") unless defined $gen;
-    my @out = `make -s -n -C '$BUILD' -W '$gen' '$file' 2>&1`;
-    my ($cmd) = grep { /\Q$MODULE{$m}{script}\E/ && /\Q$file\E\s*$/ } @out
-        or fail("cannot find how OpenSSL's Makefile generates $file (make -n)");
-    my %seen;
-    return [ grep { /^(-fPIC|-DOPENSSL_IA32_SSE2|386)$/ && !$seen{$_}++ } split ' ', $cmd ];
-}
+sub default_flags { $_[0]{opt}{arch} eq 'x86' ? [qw(-fPIC -DOPENSSL_IA32_SSE2)] : [] }
 
 sub assemble {
-    my ($s, $o) = @_;
-    return system($CC, @{ $arch->{ccflags} }, '-c', '-o', $o, $s) == 0;
+    my ($run, $s, $o) = @_;
+    return system($run->{cc}, @{ $run->{arch}{ccflags} }, '-c', '-o', $o, $s) == 0;
 }
 
 sub generate_ours {
-    my ($m, $flags) = @_;
-    my $ext = $MODULE{$m}{file} =~ /(\.[sS])$/ ? $1 : '.s';
-    my $s = "$TMP/ours-$m$ext";
-    my $o = "$TMP/ours-$m.o";
-    system($^X, "$ROOT/$MODULE{$m}{script}", 'elf', @$flags, $s) == 0
-        or fail("$m: perl $MODULE{$m}{script} elf @$flags failed");
-    assemble($s, $o) or fail("$m: our generated $m$ext does not assemble");
-    $ours{$m} = { s => $s, o => $o, flags => ['elf', @$flags] };
+    my ($run, $m, $flags) = @_;
+    my $mod = $run->{modules}{$m};
+    my $ext = $mod->{file} =~ /(\.[sS])$/ ? $1 : '.s';
+    my $s = "$run->{tmp}/ours-$m$ext";
+    my $o = "$run->{tmp}/ours-$m.o";
+    system($^X, "$run->{root}/$mod->{script}", 'elf', @$flags, $s) == 0
+        or fail("$m: perl $mod->{script} elf @$flags failed");
+    assemble($run, $s, $o) or fail("$m: our generated $m$ext does not assemble");
+    $run->{ours}{$m} = { s => $s, o => $o, flags => ['elf', @$flags] };
     return $o;
 }
 
-# SYMBOL => [users] from tools/openssl-symbols/MODULE.txt; missing: tags
-# count as required (they are gaps in our module, not in OpenSSL's needs).
-sub read_list {
-    my ($file) = @_;
+# SYMBOL => [users] from the module's symbols file (in --symbols DIR);
+# missing: tags count as required (they are gaps in our module, not in
+# OpenSSL's needs).
+sub needed_by_openssl {
+    my ($run, $m) = @_;
+    my $file = "$run->{opt}{symbols}/$run->{modules}{$m}{symbols}";
     return {} unless -f $file;
-    open(my $fh, '<', $file) or fail("$file: $!");
-    my %need;
-    while (<$fh>) {
-        next if /^\s*(#|$)/;
-        s/^missing:\s*//;
-        my ($sym, $users) = /^(\w+)\s+(\S.*)$/ or fail("$file:$.: want 'SYMBOL  USER, ...'");
-        $need{$sym} = [ split /,\s*/, $users ];
-    }
-    return \%need;
-}
-
-# Defined global symbols of an object: name => visibility.  Common
-# symbols are not definitions to match: OpenSSL's 32-bit modules each
-# declare OPENSSL_ia32cap_P that way (.comm), which crypto/cpuid.c defines.
-sub globals {
-    my ($obj) = @_;
-    my %sym;
-    for (`readelf -sW '$obj'`) {
-        my @f = split ' ';    # Num: Value Size Type Bind Vis Ndx Name
-        next unless @f >= 8 && $f[0] =~ /^\d+:$/ && $f[6] ne 'UND' && $f[6] ne 'COM';
-        $sym{$f[7]} = $f[5] if $f[4] eq 'GLOBAL' || $f[4] eq 'WEAK';
-    }
-    return \%sym;
-}
-
-sub imports {
-    my ($obj) = @_;
-    return map { /^\s*U\s+(\S+)/ ? $1 : () } `nm -u '$obj'`;
+    my @rows = eval { read_symbols($file) };
+    fail($@ =~ s/\n$//r) if $@;
+    return { map { $_->{symbol} => $_->{users} } @rows };
 }
 
 sub check_exports {
     my ($m, $obj, $need, $what) = @_;
     my $have = globals($obj);
     my @missing = sort grep { !exists $have->{$_} } keys %$need;
-    my @bad_imports = grep { !$MAY_IMPORT{$_} } imports($obj);
+    my @bad_imports = grep { !MAY_IMPORT->{$_} } imports($obj);
     for my $sym (@missing) {
         my @users = @{ $need->{$sym} };
-        print STDERR "$ME: $m: does not export $sym, which OpenSSL needs ($what"
-                   . (@users ? '; used by ' . join(', ', @users) : '') . ")\n";
+        complain("$m: does not export $sym, which OpenSSL needs ($what"
+                 . (@users ? '; used by ' . join(', ', @users) : '') . ')');
     }
-    print STDERR "$ME: $m: imports $_, which OpenSSL does not provide to it\n" for @bad_imports;
+    complain("$m: imports $_, which OpenSSL does not provide to it") for @bad_imports;
     return 0 if @missing || @bad_imports;
     note(%$need ? "$m: exports every symbol of $what (" . scalar(keys %$need) . ')'
                 : "$m: no list of what OpenSSL needs in $what; checked against the"
@@ -469,72 +304,133 @@ sub check_exports {
     return 1;
 }
 
-# The objects OpenSSL's Makefile compiles from a generated file.
-sub objects_from {
-    my ($file) = @_;
-    open(my $fh, '<', "$BUILD/Makefile") or fail("$BUILD/Makefile: $!");
-    return map { /^(\S+\.o):\s*\Q$file\E\s*$/ ? $1 : () } <$fh>;
+# --- 3. configure, OpenSSL's own files -------------------------------------
+sub configure {
+    my ($run) = @_;
+    if (!-d $run->{build}) {
+        make_path($run->{build}) or fail("cannot create the build directory $run->{build}: $!");
+        $run->{build} = abs_path($run->{build});
+        lock_build($run);
+    }
+    return if defined $run->{configured};
+    my $configure = $run->{build} eq $run->{src} ? './Configure' : "$run->{src}/Configure";
+    note("configuring: $configure $run->{arch}{target} (log $run->{log}/configure.log)");
+    $run->{runner}->run("$run->{log}/configure.log", { dir => $run->{build} }, $configure,
+                        $run->{arch}{target})
+        or fail("Configure failed; see $run->{log}/configure.log");
 }
 
-sub text_of {
-    my ($obj) = @_;
-    my $bin = "$TMP/text.bin";
-    unlink $bin;
-    system('objcopy', '-O', 'binary', '--only-section=.text', $obj, $bin) == 0 or return undef;
-    open(my $fh, '<:raw', $bin) or return undef;
-    local $/;
-    return scalar <$fh>;
+# OpenSSL's own generated files are made, and ours checked against them
+# (a fork may export more than the lists say).
+sub examine_theirs {
+    my ($run) = @_;
+    my ($build, $log) = @$run{qw(build log)};
+    my $bad = 0;
+    for my $m (@{ $run->{mods} }) {
+        my $mod = $run->{modules}{$m};
+        my $file = $mod->{file};
+        my @objs = objects_from($build, $file);
+        fail("OpenSSL's Makefile compiles nothing from $file (configured no-asm?)")
+            unless @objs;
+        $run->{runner}->run("$log/generate.log", 'make', '-C', $build, $file)
+            or fail("make $file failed; see $log/generate.log");
+        my $recipe = $run->{opt}{arch} eq 'x86' ? generator_flags($build, $file, $mod->{script}) : [];
+        if ("@$recipe" ne "@{ default_flags($run) }") {
+            note("$m: OpenSSL generates with @$recipe; regenerating ours with them");
+            my $o = generate_ours($run, $m, $recipe);
+            $bad += !check_exports($m, $o, needed_by_openssl($run, $m), 'tools/openssl-symbols');
+        }
+        my $theirs = "$run->{tmp}/theirs-$m.o";
+        assemble($run, "$build/$file", $theirs) or fail("cannot assemble OpenSSL's own $file");
+        my $listed = needed_by_openssl($run, $m);
+        my %need = map { $_ => $listed->{$_} // [] } keys %{ globals($theirs) };
+        $bad += !check_exports($m, $run->{ours}{$m}{o}, \%need, "the tree's own $file");
+        $run->{swap}{$m} = { file => $file, objects => \@objs };
+    }
+    fail('our modules lack what this tree\'s own modules export (above); nothing was changed')
+        if $bad;
 }
 
-sub sha_file {
-    my ($file) = @_;
-    require Digest::SHA;
-    return Digest::SHA->new(256)->addfile($file, 'b')->hexdigest;
+# --- 4. swap ---------------------------------------------------------------
+sub swap_in {
+    my ($run) = @_;
+    my ($build, $swap) = @$run{qw(build swap)};
+    # From here on a signal stops the run, and main() restores the tree.
+    $SIG{$_} = sub { on_signal($run, @_) } for qw(INT TERM HUP);
+    $run->{restoring_needed} = 1;
+    save_originals($build, map { [ $_, $swap->{$_}{file}, $swap->{$_}{objects} ] } @{ $run->{mods} });
+    note('swapped in (OpenSSL\'s file <- ours):');
+    for my $m (@{ $run->{mods} }) {
+        my $s = $swap->{$m};
+        copy($run->{ours}{$m}{s}, "$build/$s->{file}") or fail("cannot write $s->{file}: $!");
+        my $now = time;
+        utime($now, $now, "$build/$s->{file}");
+        unlink map { "$build/$_" } @{ $s->{objects} };
+        printf "  %-26s <- perl %s %s (rebuilds %s)\n", $s->{file}, $run->{modules}{$m}{script},
+               "@{ $run->{ours}{$m}{flags} }", join(', ', @{ $s->{objects} });
+        # make -q: exit 0 when the target is up to date, i.e. make will keep ours.
+        system('make', '-q', '-C', $build, $s->{file}) == 0
+            or fail("OpenSSL's make would regenerate $s->{file} over ours");
+    }
+}
+
+# --- 5. build and check that ours went in ----------------------------------
+sub build_and_verify {
+    my ($run) = @_;
+    my $log = "$run->{log}/build.log";
+    note("building: nice make -j$run->{opt}{jobs} (log $log)");
+    $run->{runner}->run($log, 'nice', 'make', '-C', $run->{build}, "-j$run->{opt}{jobs}")
+        or Dropin::Runner::fail_with_log("OpenSSL's build failed with our modules", $log);
+    for my $m (@{ $run->{mods} }) {
+        verify_built($run, $m) or fail("$m: the built OpenSSL does not contain our code");
+    }
 }
 
 # Our code is in the build: the generated file is still ours, every object
 # compiled from it and its libcrypto.a member carry our .text, and in
 # libcrypto.so each of our exported functions has our size.
 sub verify_built {
-    my ($m) = @_;
-    my $s = $swap{$m};
-    if (sha_file("$BUILD/$s->{file}") ne sha_file($ours{$m}{s})) {
-        print STDERR "$ME: $m: OpenSSL's build regenerated $s->{file} over ours\n";
+    my ($run, $m) = @_;
+    my ($build, $tmp) = @$run{qw(build tmp)};
+    my $s = $run->{swap}{$m};
+    my $ours = $run->{ours}{$m};
+    if (sha_file("$build/$s->{file}") ne sha_file($ours->{s})) {
+        complain("$m: OpenSSL's build regenerated $s->{file} over ours");
         return 0;
     }
-    my $want = text_of($ours{$m}{o});
+    my $want = text_of($ours->{o}, "$tmp/text.bin");
     my @where;
     for my $obj (@{ $s->{objects} }) {
-        my $got = text_of("$BUILD/$obj");
+        my $got = text_of("$build/$obj", "$tmp/text.bin");
         if (!defined $got || $got ne $want) {
-            print STDERR "$ME: $m: $obj does not hold our code\n";
+            complain("$m: $obj does not hold our code");
             return 0;
         }
         push @where, $obj;
         next unless $obj =~ m{/(libcrypto-lib-[^/]+\.o)$};
-        my $member = "$TMP/member.o";
-        system("ar p '$BUILD/libcrypto.a' '$1' > '$member'") == 0 && -s $member
-            or do { print STDERR "$ME: $m: no member $1 in libcrypto.a\n"; return 0 };
-        my $in_ar = text_of($member);
+        my $member = "$tmp/member.o";
+        system("ar p '$build/libcrypto.a' '$1' > '$member'") == 0 && -s $member
+            or do { complain("$m: no member $1 in libcrypto.a"); return 0 };
+        my $in_ar = text_of($member, "$tmp/text.bin");
         if (!defined $in_ar || $in_ar ne $want) {
-            print STDERR "$ME: $m: libcrypto.a($1) does not hold our code\n";
+            complain("$m: libcrypto.a($1) does not hold our code");
             return 0;
         }
         push @where, "libcrypto.a($1)";
     }
     # In the shared library our hidden functions are local symbols of its
     # .symtab; a name may also be in .dynsym: any entry of our size will do.
-    my ($so) = grep { -f } map { "$BUILD/$_" } qw(libcrypto.so.3 libcrypto.so);
+    my ($so) = grep { -f } map { "$build/$_" } qw(libcrypto.so.3 libcrypto.so);
     if ($so) {
-        my $g = globals($ours{$m}{o});
-        my %size_ours = func_sizes($ours{$m}{o});
+        my $g = globals($ours->{o});
+        my %size_ours = func_sizes($ours->{o});
         my %size_so   = func_sizes($so);
-        my @ours   = grep { $g->{$_} } sort keys %size_ours;
-        my @found  = grep { $size_so{$_} } @ours;
+        my @mine   = grep { $g->{$_} } sort keys %size_ours;
+        my @found  = grep { $size_so{$_} } @mine;
         my @differ = grep { my $n = $_; !grep { $_ == $size_ours{$n}[0] } @{ $size_so{$n} } } @found;
         if (!@found || @differ) {
-            print STDERR "$ME: $m: " . basename($so) . (@found
-                ? " has other sizes for @differ" : ' has none of our functions') . "\n";
+            complain("$m: " . basename($so) . (@found
+                ? " has other sizes for @differ" : ' has none of our functions'));
             return 0;
         }
         push @where, basename($so) . ' (' . scalar(@found) . ' functions, sizes match)';
@@ -543,17 +439,37 @@ sub verify_built {
     return 1;
 }
 
-# Function symbols of an ELF file (both symbol tables): name => [sizes].
-sub func_sizes {
-    my ($obj) = @_;
-    my %size;
-    for (`readelf -sW '$obj'`) {
-        my @f = split ' ';
-        next unless @f >= 8 && $f[0] =~ /^\d+:$/ && $f[3] eq 'FUNC' && $f[6] ne 'UND';
-        (my $name = $f[7]) =~ s/@.*//;
-        push @{ $size{$name} }, $f[2] =~ /^0x/ ? hex $f[2] : $f[2];
+# --- 6. OpenSSL's tests ----------------------------------------------------
+# Once per capability mask (--masks; "default" leaves OPENSSL_ia32cap as
+# we found it), so one build serves every code path.
+sub run_tests {
+    my ($run) = @_;
+    my ($opt, $arch, $log, @mods) = (@$run{qw(opt arch log)}, @{ $run->{mods} });
+    my @make_test = ('make', '-C', $run->{build}, 'test', "HARNESS_JOBS=$opt->{jobs}");
+    push @make_test, "TESTS=$opt->{tests}" if defined $opt->{tests} && $opt->{tests} ne '';
+    # OpenSSL::Test puts EXE_SHELL in front of every test and app program
+    # instead of util/wrap.pl; keep wrap.pl (it sets the library path and
+    # OPENSSL_MODULES) and put the emulator after it.
+    $ENV{EXE_SHELL} = "$run->{build}/util/wrap.pl $arch->{runner}" if $arch->{runner};
+    my @masks = defined $opt->{masks} && $opt->{masks} =~ /\S/ ? split(' ', $opt->{masks}) : ('default');
+    my $default_mask = $ENV{OPENSSL_ia32cap};
+    my @failed;
+    for my $i (0 .. $#masks) {
+        my $mask = $masks[$i] eq 'default' ? $default_mask : $masks[$i];
+        if (defined $mask) { $ENV{OPENSSL_ia32cap} = $mask } else { delete $ENV{OPENSSL_ia32cap} }
+        my $what = defined $mask ? "OPENSSL_ia32cap=$mask" : 'OPENSSL_ia32cap unset';
+        my $test_log = @masks > 1 ? "$log/test-" . ($i + 1) . '.log' : "$log/test.log";
+        note('running: ' . join(' ', @make_test)
+            . ($arch->{runner} ? " with EXE_SHELL='$ENV{EXE_SHELL}'" : '')
+            . ", $what (log $test_log)");
+        my $ok = $run->{runner}->run($test_log, { tee => 1 }, 'nice', @make_test);
+        note("OpenSSL's test summary (modules swapped: @mods; $what):");
+        print "  $_\n" for test_summary($test_log);
+        push @failed, "$what (log $test_log)" unless $ok;
     }
-    return %size;
+    fail("OpenSSL's tests failed with our modules: " . join('; ', @failed)) if @failed;
+    note("OpenSSL $run->{version} passes its tests with our @mods"
+        . (@masks > 1 ? ' under each of ' . scalar(@masks) . ' capability masks' : ''));
 }
 
 # The harness's closing lines: the failure report if any, Files=/Tests=,
@@ -566,73 +482,37 @@ sub test_summary {
     # The last harness run: OpenSSL runs a preparatory one first.
     my ($from) = reverse grep { $lines[$_] =~ /^(All tests successful|Test Summary Report)/ } 0 .. $#lines;
     return ('(the harness printed no summary; see the log)') unless defined $from;
-    my @sum = grep { /\S/ && !/^make(\[\d+\])?: / } @lines[ $from .. $#lines ];
-    return @sum;
+    return grep { /\S/ && !/^make(\[\d+\])?: / } @lines[ $from .. $#lines ];
 }
 
-# --- restoring -------------------------------------------------------------
+# --- 7. restoring ----------------------------------------------------------
 
 sub on_signal {
-    my ($sig) = @_;
-    our $child;
-    print STDERR "$ME: caught SIG$sig; restoring the tree\n";
-    if ($child) {
-        # Wait for make, so that nothing it still runs writes an object
-        # from our files after the restore.
-        kill $sig, $child;
-        waitpid $child, 0;
-    }
-    exit 130;
+    my ($run, $sig) = @_;
+    complain("caught SIG$sig; restoring the tree");
+    # Wait for make, so that nothing it still runs writes an object from
+    # our files after the restore.
+    $run->{runner}->stop($sig);
+    die bless { status => 130 }, 'Dropin::Report::Exit';
 }
 
+# After the run, whatever its end: the tree put back once swapped (and
+# rebuilt with --rebuild-after).  Returns the exit status; a signal during
+# this stops it with 130 (the next run finishes an unfinished restore).
 sub finish_restore {
-    my $status = $?;
-    return unless $restoring_needed;
-    $restoring_needed = 0;
-    if (!restore()) {
-        $? = 1;
-        return;
+    my ($run, $status) = @_;
+    return $status unless $run->{restoring_needed};
+    $run->{restoring_needed} = 0;
+    my $restored = eval { restore($run->{build}) };
+    return exit_status($@) unless defined $restored;
+    return 1 unless $restored;
+    if ($run->{opt}{'rebuild-after'}) {
+        my $log = "$run->{log}/rebuild.log";
+        note("rebuilding with OpenSSL's own files (log $log)");
+        my $ok = eval { $run->{runner}->run($log, 'nice', 'make', '-C', $run->{build},
+                                            "-j$run->{opt}{jobs}") };
+        return exit_status($@) unless defined $ok;
+        $status ||= 1 unless $ok;
     }
-    if ($opt{'rebuild-after'}) {
-        note("rebuilding with OpenSSL's own files (log $LOG/rebuild.log)");
-        $status ||= 1 unless run_logged("$LOG/rebuild.log", 'nice', 'make', '-C', $BUILD, "-j$opt{jobs}");
-    }
-    $? = $status;
-}
-
-# Puts back every file the manifest saved and deletes the objects compiled
-# from ours; idempotent, so a restore that is itself cut short can be rerun.
-sub restore {
-    my $dir = "$BUILD/$STATE";
-    return 1 unless -d $dir;
-    our $restored = 1;
-    if (!-f "$dir/manifest") {
-        # Died while saving: nothing was swapped yet.
-        remove_tree($dir);
-        return 1;
-    }
-    open(my $fh, '<', "$dir/manifest") or do { print STDERR "$ME: $dir/manifest: $!\n"; return 0 };
-    my $ok = 1;
-    my @done;
-    for (<$fh>) {
-        chomp;
-        my ($m, $file, @objs) = split /\t/;
-        if (!copy_keep_time("$dir/$m.orig", "$BUILD/$file")) {
-            print STDERR "$ME: cannot restore $BUILD/$file from $dir/$m.orig: $!\n";
-            $ok = 0;
-            next;
-        }
-        for my $obj (@objs) {
-            next unless -e "$BUILD/$obj";
-            unlink "$BUILD/$obj" or do { print STDERR "$ME: cannot remove $obj: $!\n"; $ok = 0 };
-        }
-        push @done, $file;
-    }
-    close $fh;
-    if ($ok) {
-        remove_tree($dir);
-        note('restored OpenSSL\'s own ' . join(', ', @done)
-            . '; the next make there rebuilds the objects compiled from them');
-    }
-    return $ok;
+    return $status;
 }

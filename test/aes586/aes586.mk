@@ -1,27 +1,22 @@
-# Included by the Makefile: the 32-bit build around crypto/aes/asm/aes-586.pl.
+# Included by the Makefile: aes-586's test builds, on top of the 32-bit
+# library of mk/m32.mk (M32, M32_C_OBJS, its compile rule).
 #
-#   build/m32/libcrypto-asm.a    the C library compiled with gcc -m32 plus the
-#                                aes-586 object (small_footprint, PIC); the
-#                                64-bit-only assembly modules are left out and
-#                                their C fallbacks (SHA-1, AES-NI: none) used
-#   build/m32/VARIANT/           the same archive for each generated variant,
-#                                and kat_aes, every_length, aes586_diff linked
-#                                with it (run under qemu-i386 by 81-aes586.t)
+#   build/m32/VARIANT/           the library with aes-586 generated for each
+#                                variant, and kat_aes, every_length,
+#                                aes586_diff linked with it (run under
+#                                qemu-i386 by 81-aes586.t)
 #   build/test/aes586/aes586_diff64   aes586_diff against the 64-bit archive
 #
 # Variants: small/unrolled (-DAES586_small_footprint=1/0) x PIC, non-PIC, and
 # the 386 build (no MMX/SSE); and the code of the other flavours, which
 # cannot run here as Mach-O or Win32 programs, retargeted to ELF with every
-# instruction kept (test/x86asm/flavour_to_elf.pl).  Built only when gcc -m32
-# works (HAVE_CC32).
+# instruction kept (test/x86asm/flavour_to_elf.pl).  "small" is the
+# library's own build (mk/m32.mk).  Built only when gcc -m32 works
+# (HAVE_CC32).
 
-AES586_PL    := crypto/aes/asm/aes-586.pl crypto/aes/AesMath.pm
-M32          := $(BUILD)/m32
-M32_CFLAGS   := -O2 -g -fPIC
-M32_DEFS     := -DCASM_AES586_ASM
+AES586_PL    := $(MODULE_aes-586)
 
 AES586_VARIANTS := small unrolled small-nopic unrolled-nopic small-386 unrolled-386
-AES586_FLAGS_small          := -fPIC
 AES586_FLAGS_unrolled       := -fPIC -DAES586_small_footprint=0
 AES586_FLAGS_small-nopic    :=
 AES586_FLAGS_unrolled-nopic := -DAES586_small_footprint=0
@@ -37,24 +32,14 @@ AES586_FLAGS_unrolled-win32n := -DAES586_small_footprint=0
 # relocations).
 aes586_ldflags = $(if $(filter %nopic %coff %win32n,$(1)),-no-pie)
 
-# The C library without the 64-bit assembly glue, with the C SHA-1 and the
-# table C core (the differential reference, as aes_c_*).
-M32_C_SRCS := $(filter-out crypto/aes/aes_noasm.c crypto/sha/sha1_block_noasm.c $(ASM_C_SRCS),$(COMMON_SRCS)) \
-              crypto/sha/sha1_block_noasm.c $(CORE_table)
-M32_C_OBJS := $(patsubst %.c,$(M32)/obj/%.o,$(M32_C_SRCS))
 M32_TEST_LIB_OBJS := $(patsubst %.c,$(M32)/obj/%.o,$(TEST_LIB_SRCS))
 M32_PROGS  := kat_aes every_length aes586_diff
 
-$(M32)/obj/%.o: %.c $(GEN_HDRS)
-	@mkdir -p $(@D)
-	$(CC32) $(CPPFLAGS_ALL) -Itest $(M32_DEFS) $(WARN) $(M32_CFLAGS) -MMD -MP -c $< -o $@
 $(M32)/obj/test/aes586/aes586_diff.o: M32_DEFS += -DAES586
 
 $(M32)/gen/aes-586-%.s: $(AES586_PL) $(PERLASM_X86)
 	@mkdir -p $(@D)
 	$(PERL) $< elf $(AES586_FLAGS_$*) $@
-$(M32)/gen/aes-586-%.o: $(M32)/gen/aes-586-%.s
-	as --32 --fatal-warnings -o $@ $<
 # The other flavours, retargeted to ELF (GNU as, or nasm for win32n), by
 # x86asm.mk's X86_RETARGET.
 define AES586_RETARGET_RULE
@@ -69,14 +54,11 @@ $(eval $(call AES586_RETARGET_RULE,win32n,asm))
 $(M32)/gen/aes-586-%-win32n.o: $(M32)/gen/aes-586-%-win32n.asm
 	nasm -f elf32 -Wall -Werror -o $@ $<
 .PRECIOUS: $(M32)/gen/aes-586-%.asm
-.PRECIOUS: $(M32)/gen/aes-586-%.s $(M32)/gen/aes-586-%.o $(M32)/obj/%.o
 
 $(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
-$(M32)/libcrypto-asm.a: $(M32)/small/libcrypto-asm.a
-	cp $< $@
 
 define AES586_PROGS
 $(M32)/$(1)/%: $(M32)/obj/test/%.o $(M32_TEST_LIB_OBJS) $(M32)/$(1)/libcrypto-asm.a
@@ -105,5 +87,3 @@ endif
 AES586_SIZE_VARIANTS := small unrolled small-386 unrolled-386
 AES586_SIZE_ARGS := $(foreach v,$(AES586_SIZE_VARIANTS),$(v)=$(M32)/gen/aes-586-$(v).o)
 bench: $(foreach v,$(AES586_SIZE_VARIANTS),$(M32)/gen/aes-586-$(v).o)
-
--include $(shell find $(M32)/obj -name '*.d' 2>/dev/null)

@@ -1,16 +1,20 @@
 #!/usr/bin/perl
-# Symbol parity with OpenSSL 3.0 (issue 9): each tools/openssl-symbols/
-# MODULE.txt lists what OpenSSL's C code (and its other modules) need from
-# the generated module MODULE; our script crypto/*/asm/MODULE.pl is run for
-# the elf flavour into a temporary directory, assembled, and its defined
-# global symbols (nm) are compared with the list:
+# Symbol parity with OpenSSL 3.0 (issue 9), for every module of
+# modules.txt: its symbols file (tools/openssl-symbols/MODULE.txt) lists
+# what OpenSSL's C code (and its other modules) need from the generated
+# module; our script is run for the elf flavour into a temporary directory,
+# assembled for its arch, and its defined global symbols (nm) are compared
+# with the list:
 #  - a listed symbol we do not export is not ok, naming its users;
 #    a line tagged "missing:" is a known gap, reported as TODO (prove does
 #    not count it; when it passes, remove the tag);
 #  - a symbol we export that is not listed is shown, and must be hidden
 #    (STV_HIDDEN in readelf) so it cannot clash with OpenSSL's own names;
-#  - each data file names an existing module script, and each x86_64
-#    module script has a data file;
+#  - modules.txt parses (a malformed row is an error naming its line),
+#    each row names an existing script and symbols file, every symbols
+#    file and every crypto/*/asm/*-x86_64.pl and *-586.pl script has a
+#    row, and the module tables of README.md and docs/openssl-fork.md are
+#    the table's (tools/module-table.pl --check-readme);
 #  - with the system's static libcrypto.a present, the list equals the
 #    globals its member libcrypto-lib-MODULE.o defines (else SKIP).
 use strict;
@@ -20,6 +24,9 @@ use lib "$FindBin::Bin/../lib";
 use Capture ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
+use lib "$FindBin::Bin/../../tools/lib";
+use ModuleTable qw(read_table table_path);
+use SymbolList qw(read_symbols);
 
 my $root = "$FindBin::Bin/../..";
 my $data = "$root/tools/openssl-symbols";
@@ -28,22 +35,6 @@ my $todo = 'TODO not implemented yet (issue 9)';
 
 # Runs a command; returns (exit status, stdout+stderr).
 sub run { return Capture::capture(@_) }
-
-# A data file: ([symbol, users, missing-tag], ...) in file order.
-sub read_list {
-    my ($file) = @_;
-    open(my $fh, '<', $file) or die "$file: $!\n";
-    my @rows;
-    while (my $line = <$fh>) {
-        next if $line =~ /^\s*(#|$)/;
-        chomp $line;
-        my $missing = $line =~ s/^missing:\s*//;
-        my ($sym, $users) = $line =~ /^(\w+)\s+(\S.*)$/
-            or die "$file:$.: want 'SYMBOL  USER, ...' or 'missing: SYMBOL  USER, ...'\n";
-        push @rows, [ $sym, $users, $missing ];
-    }
-    return @rows;
-}
 
 # Global symbols defined in an object: name => visibility (readelf).
 sub defined_globals {
@@ -62,15 +53,40 @@ sub defined_globals {
     return \%sym;
 }
 
-my @lists = sort glob("$data/*.txt");
-result(@lists > 0, "data files in tools/openssl-symbols");
-my %have = map { m{([^/]+)\.txt$} ? ($1 => 1) : () } @lists;
+my @modules = eval { read_table(table_path($root)) };
+result(@modules > 0, 'modules.txt parses' . ($@ ? " ($@)" : ''));
+my %row_of = map { $_->{name} => $_ } @modules;
 
-# Every x86_64 module script has a list.
+# The reader refuses a malformed row, naming the file and line.
+my $good = 'm1 x86_64 a.pl - elf - - CASM_M1_ASM s.txt r.s';
+for my $case (['m1 x86_64 a.pl', qr/:2: want 10 columns/, 'a short row'],
+              ["$good\n$good", qr/:3: module m1 appears twice/, 'a name twice'],
+              ['m2 arm a.pl - elf - - - s.txt r.s', qr/:2: m2: arch 'arm'/, 'an unknown arch'],
+              ['m3 x86 - - elf - - - s.txt r.s', qr/:2: m3: the script column is required/, 'no script'],
+              ['m4 x86 a.pl - elf - - casm_m4 s.txt r.s', qr/:2: m4: define 'casm_m4' is not a C macro/,
+               'a define that is no macro name']) {
+    my ($text, $want, $what) = @$case;
+    open(my $fh, '>', "$dir/table.txt") or die "$dir/table.txt: $!\n";
+    print $fh "# a table\n$text\n";
+    close $fh;
+    eval { read_table("$dir/table.txt") };
+    result($@ =~ /^\Q$dir\E\/table\.txt$want/, "modules.txt reader: $what is an error naming the line")
+        or print "# got: $@";
+}
+
+# The table is complete: every symbols file and module script has a row.
+my %listed_file = map { $_->{symbols} => 1 } @modules;
+for my $txt (sort glob("$data/*.txt")) {
+    (my $rel = $txt) =~ s{^\Q$root\E/}{};
+    result($listed_file{$rel}, "$rel is the symbols file of a module of modules.txt");
+}
 for my $pl (sort glob("$root/crypto/*/asm/*-x86_64.pl $root/crypto/*/asm/*-586.pl")) {
     my ($mod) = $pl =~ m{([^/]+)\.pl$};
-    result($have{$mod}, "$mod: crypto/*/asm/$mod.pl has a list tools/openssl-symbols/$mod.txt");
+    result($row_of{$mod}, "$mod: crypto/*/asm/$mod.pl has a row in modules.txt");
 }
+
+my ($rst, $rout) = run($^X, "$root/tools/module-table.pl", '--check-readme');
+result($rst == 0, "the module tables of README.md and docs/openssl-fork.md are modules.txt's") or print "# $rout";
 
 my $libcrypto = '/usr/lib/x86_64-linux-gnu/libcrypto.a';
 my $ossl_defs;    # member => {symbol => 1}, from the system's libcrypto.a
@@ -85,24 +101,23 @@ if (-r $libcrypto) {
     }
 }
 
-for my $list (@lists) {
-    my ($mod) = $list =~ m{([^/]+)\.txt$};
-    my @pl = glob("$root/crypto/*/asm/$mod.pl");
-    next unless result(@pl == 1, "$mod: module script crypto/*/asm/$mod.pl exists");
-    my @rows = eval { read_list($list) };
-    next unless result(!$@ && @rows > 0, "$mod: tools/openssl-symbols/$mod.txt parses"
+for my $module (@modules) {
+    my ($mod, $rel, $list) = ($module->{name}, $module->{script}, "$root/$module->{symbols}");
+    my $x86 = $module->{arch} eq 'x86';
+    next unless result(-f "$root/$rel", "$mod: module script $rel exists");
+    next unless result(-f $list, "$mod: symbols file $module->{symbols} exists");
+    my @rows = eval { read_symbols($list) };
+    next unless result(!$@ && @rows > 0, "$mod: $module->{symbols} parses"
                                          . ($@ ? " ($@)" : ''));
-    chomp(my $rel = $pl[0]);
-    $rel =~ s{^\Q$root\E/}{};
 
     # Our elf output, generated from the script as the Makefile does.
-    my ($st, $out) = run($^X, $pl[0], 'elf', "$dir/$mod.s");
+    my ($st, $out) = run($^X, "$root/$rel", 'elf', "$dir/$mod.s");
     if (!result($st == 0, "$mod: perl $rel elf generates")) {
         print "# $_\n" for split /\n/, $out;
         next;
     }
-    # 32-bit modules (-586) are assembled as i386 objects.
-    my @as = $mod =~ /-586$/ ? ('as', '--32') : ($ENV{CC} // 'cc', '-c');
+    # x86 modules are assembled as i386 objects.
+    my @as = $x86 ? ('as', '--32') : ($ENV{CC} // 'cc', '-c');
     ($st, $out) = run(@as, '-o', "$dir/$mod.o", "$dir/$mod.s");
     if (!result($st == 0, "$mod: generated $mod.s assembles")) {
         print "# $_\n" for split /\n/, $out;
@@ -113,12 +128,12 @@ for my $list (@lists) {
 
     my %listed;
     for my $row (@rows) {
-        my ($sym, $users, $missing) = @$row;
+        my $sym = $row->{symbol};
         $listed{$sym} = 1;
         my $ok = exists $ours->{$sym};
         my $desc = $ok ? "$mod exports $sym"
-                       : "$mod does not export $sym, used by $users";
-        result($ok, $desc, $missing ? $todo : undef);
+                       : "$mod does not export $sym, used by " . join(', ', @{ $row->{users} });
+        result($ok, $desc, $row->{missing} ? $todo : undef);
     }
 
     my @extra = sort grep { !$listed{$_} } keys %$ours;
@@ -133,9 +148,9 @@ for my $list (@lists) {
 
     # The list against OpenSSL's own object of the same name.
     my $member = "libcrypto-lib-$mod.o";
-    if ($mod =~ /-586$/ || !$ossl_defs || !$ossl_defs->{$member}) {
+    if ($x86 || !$ossl_defs || !$ossl_defs->{$member}) {
         result(1, "$mod: list equals the globals of OpenSSL's $member",
-               'SKIP ' . ($mod =~ /-586$/ ? "a 32-bit module, and no 32-bit libcrypto.a here"
+               'SKIP ' . ($x86 ? "a 32-bit module, and no 32-bit libcrypto.a here"
                           : $ossl_defs ? "no member $member in $libcrypto"
                                      : "no readable $libcrypto (libssl-dev)"));
         next;
