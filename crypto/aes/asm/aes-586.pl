@@ -79,7 +79,7 @@ my %OPT = (
 my $x86only = do { no warnings 'once'; $main::x86only };
 
 # The one-block rounds are planned with the ror weight asked for; the
-# two-block rounds with 1, which measured faster there in both variants.
+# two-block rounds with 1, which measured faster there (MEASUREMENTS.md).
 my %ROUND_FORMS = (movzbl => $OPT{movzbl}, mask24 => $OPT{mask24});
 my $ONE_BLOCK = AES586::ByteRound->new(%ROUND_FORMS,
     ror_weight => $OPT{ror_weight} // ($OPT{small_footprint} ? 1 : 3));
@@ -253,11 +253,12 @@ sub all_rounds {
     add_round_key(16 * $MAX_ROUNDS);
 }
 
-# Every line of a 256-byte table read before any secret-indexed access
-# (32-byte steps: the line size of the oldest CPUs that run this).
+# Every line of the S-box at ebp (or the inverse: the same size) read
+# before any secret-indexed access (32-byte steps: the line size of the
+# oldest CPUs that run this).
 sub touch_lines {
     my ($reg) = @_;
-    &mov($reg, &DWP($_, "ebp")) for map { 32 * $_ } 0 .. 7;
+    &mov($reg, &DWP($_, "ebp")) for map { 32 * $_ } 0 .. AES586::Tables::size('sbox') / 32 - 1;
 }
 
 sub block_function {
@@ -343,12 +344,12 @@ sub table_into_ebp {
     &add("ebp", table_at($t)) if table_at($t);
 }
 
-# esp to a 64-byte aligned frame of Frame.pm's BYTES below the arguments;
-# stores the registers in %keep (slot name => register) in it first.
+# esp to an aligned frame of Frame.pm's BYTES below the arguments; stores
+# the registers in %keep (slot name => register) in it first.
 sub switch_to_frame {
     my (%keep) = @_;
     &lea("eax", &DWP(-AES586::Frame::BYTES, "esp"));
-    &and("eax", -64);
+    &and("eax", -AES586::Frame::ALIGN);
     &mov(&DWP(slot($_), "eax"), $keep{$_}) for sort keys %keep;
     &switch_stack("eax", slot('saved_esp'));
 }

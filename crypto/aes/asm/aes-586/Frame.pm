@@ -1,14 +1,16 @@
 # aes-586's stack slots, declared once.  One frame serves all the block
-# code: the CBC entry points move esp to a 64-byte aligned frame of
+# code: the CBC entry points move esp to an ALIGN-byte aligned frame of
 # BYTES bytes; its bottom is the scratch of the private round functions,
 # which see it at esp+4 (above their return address); the one-block entry
-# points allocate only its bottom, up to the end of the SSE flag.
+# points allocate only its bottom, up to the end of the SSE flag, without
+# aligning it.
 package AES586::Frame;
 
 use strict;
 use warnings;
 
-use constant BYTES => 160;
+use constant BYTES => 160;     # at least the slots' extent (checked below)
+use constant ALIGN => 64;      # so that no slot straddles a cache line
 
 # name => [offset, bytes]; why each exists.
 my %SLOT = (

@@ -27,13 +27,14 @@ my @BLOCK = (
     [c1b   => 1, [(0x1b) x 8]],
 );
 
-my %OFFSET;
+my (%OFFSET, %SIZE);
 {
     my $at = 0;
     for (@BLOCK) {
         my ($name, $width, $entries) = @$_;
         $OFFSET{$name} = $at;
-        $at += $width * @$entries;
+        $SIZE{$name} = $width * @$entries;
+        $at += $SIZE{$name};
     }
 }
 
@@ -45,6 +46,9 @@ sub offset {
     die "aes-586: no table $name\n" unless exists $OFFSET{$name};
     return $OFFSET{$name};
 }
+
+# Size in bytes of table $name.
+sub size { my ($name) = @_; offset($name); return $SIZE{$name} }
 
 # The block, in read-only data at LABEL.
 sub emit {
