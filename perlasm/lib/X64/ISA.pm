@@ -6,6 +6,7 @@ package X64::ISA;
 use strict;
 use warnings;
 use Exporter 'import';
+use Common::ConditionCodes qw(@CC);
 
 our @EXPORT_OK = qw(register_info lookup_mnemonic gp64_of);
 
@@ -57,8 +58,6 @@ my @GP_SIZED = qw(
     andn bextr blsi blsmsk blsr bzhi mulx pdep pext rorx sarx shlx shrx
     adcx adox movbe crc32 nop
 );
-my @CC = qw(o no b c nae ae nb nc e z ne nz be na a nbe s ns p pe np po
-            l nge ge nl le ng g nle);
 my %GP_SIZED = map { $_ => 1 } @GP_SIZED, (map { "cmov$_" } @CC);
 
 # AT&T spellings that change name in Intel syntax, with the operand size

@@ -20,6 +20,10 @@ sub fail { die "$_[0]\n" }
 my @SYSV_ARGS  = qw(rdi rsi rdx rcx r8 r9);
 my @WIN64_ARGS = qw(rcx rdx r8 r9);
 my %CALLEE_SAVED_SYSV = map { $_ => 1 } qw(rbx rbp r12 r13 r14 r15);
+# (Win64 adds rdi, rsi and xmm6-15, which the frame helper saves itself.)
+# Win64: argument N > 4 sits above the return address and 32-byte shadow space:
+# this is its offset from rsp at entry.
+sub win64_stack_arg { my ($n) = @_; return 8 + 32 + 8 * ($n - 5) }
 
 sub new {
     my ($class, %opt) = @_;
@@ -132,7 +136,6 @@ my %READS_ONLY = map { $_ => 1 } qw(cmp test bt ptest vptest comiss comisd
     ucomiss ucomisd vcomiss vcomisd vucomiss vucomisd push jmp call ret nop
     pause lfence mfence sfence clflush prefetcht0 prefetcht1 prefetcht2
     prefetchnta vzeroupper endbr64 ldmxcsr stmxcsr fnstcw fldcw);
-my %CALLEE_SAVED_GP = map { $_ => 1 } qw(rbx rbp r12 r13 r14 r15);
 
 sub check_clobbers {
     my ($self, $st) = @_;
@@ -155,7 +158,7 @@ sub check_clobbers {
             fail("$st->{mnemonic} writes %$r but %rbp is this function's frame pointer")
                 if $gp eq 'rbp' && $f->{use_fp};
             fail("$st->{mnemonic} writes %$r, callee-saved: add $gp to save= of .function $f->{name}")
-                if $CALLEE_SAVED_GP{$gp} && !$saved{$gp};
+                if $CALLEE_SAVED_SYSV{$gp} && !$saved{$gp};
         } elsif ($r =~ /^[xyz]mm(\d+)$/ && $1 >= 6 && $1 <= 15 && !$xmm{$1}) {
             fail("$st->{mnemonic} writes %$r, callee-saved on Win64: add $1 to xmm= of .function $f->{name}");
         }
@@ -411,7 +414,7 @@ sub win64_arg_moves {
     $self->insn('mov', '%r9', '%rcx')  if $n >= 4;
     for my $i (5 .. $n) {
         # Argument i (1-based, i > 4) sits above the 32-byte shadow space.
-        my $off = $entry - 8 + 8 + 32 + 8 * ($i - 5);
+        my $off = $entry - 8 + win64_stack_arg($i);
         $self->insn('mov', "$off(%rsp)", '%' . $SYSV_ARGS[$i - 1]);
     }
 }
@@ -554,7 +557,7 @@ sub resolve_arg {
     fail("$op->{expr} outside .function") unless $f && $f->{helper};
     fail("$op->{expr}: only arguments 7 and up live on the stack") if $n < 7;
     fail("$op->{expr}: the function declares args=$f->{nargs}") if $n > $f->{nargs};
-    my $entry = $self->win64 ? 8 + 32 + 8 * ($n - 5) : 8 * ($n - 6);
+    my $entry = $self->win64 ? win64_stack_arg($n) : 8 * ($n - 6);
     my $base = 'rsp';
     if ($f->{use_fp}) { $base = 'rbp' }
     elsif ($f->{rsp_moved}) {

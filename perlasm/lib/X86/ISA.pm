@@ -5,6 +5,7 @@ package X86::ISA;
 use strict;
 use warnings;
 use Exporter 'import';
+use Common::ConditionCodes qw(@CC);
 
 our @EXPORT_OK = qw(register_info mnemonic_info);
 
@@ -42,8 +43,6 @@ add('gpr', [1, 2], qw(shl shr sar rol ror rcl rcr sal));
 add('gpr', [3], qw(shld shrd));
 add('gpr', [1], qw(not neg inc dec mul div idiv push pop bswap));
 add('gpr', [2], qw(lea));
-my @CC = qw(o no b c nae ae nb nc e z ne nz be na a nbe s ns p pe np po
-            l nge ge nl le ng g nle);
 add('gpr', [1], map { "set$_" } @CC);
 add('gpr', [2], map { "cmov$_" } @CC);
 add('ext', [2], qw(movzx movsx));

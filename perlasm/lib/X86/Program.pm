@@ -22,12 +22,12 @@ use warnings;
 use X86::ISA qw(mnemonic_info register_info);
 use X86::Operand qw(memory operand is_label_name parse_disp);
 use X86::Diag qw(fail source_line);
+use Common::ConditionCodes qw(@CC);
 
 my %CALLEE_SAVED = map { $_ => 1 } qw(ebp ebx esi edi);
 my %SHIFT = map { $_ => 1 } qw(shl shr sar sal rol ror rcl rcr shld shrd);
 my %FIXED_SIZE = map { $_ => 1 } (qw(lea bswap clflush prefetcht0 prefetcht1
-    prefetcht2 prefetchnta), map { "set$_" } qw(o no b c nae ae nb nc e z ne
-    nz be na a nbe s ns p pe np po l nge ge nl le ng g nle));
+    prefetcht2 prefetchnta), map { "set$_" } @CC);
 
 # new(pic => 'none'|'got'|'macho', x86only => bool)
 sub new {
