@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # crypto-asm: perlasm-x86 generators and the libcrypto-compatible archive.
 # GNU make.  Overridable: CC, CFLAGS, PERL, PREFIX, DESTDIR, AES_CORE,
 # VECTORS, DIFF_CASES, DIFF_SEED.

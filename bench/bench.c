@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * crypto-asm benchmark: cycles per byte and MB/s, ours next to OpenSSL's.
  * `bench --help` lists the options, `bench --list` what they select.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the benchmark.  `make bench` prints the tables
 # (options in BENCH_ARGS, e.g. BENCH_ARGS="--mode cbc --size 1024"; see
 # `build/bench/bench --help`), writes them as CSV to $(BENCH_CSV) and, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The measuring side: a child process the parent started (bench.c) with
  * OPENSSL_ia32cap set for one implementation.  It checks that

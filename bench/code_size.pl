@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Code size of every assembly path, in bytes: each global function of each
 # module object (from its ELF symbol sizes) and the module's read-only
 # tables.  `make bench` prints it after the speed tables.

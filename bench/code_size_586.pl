@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Code size of crypto/aes/asm/aes-586.pl per generated variant, in bytes,
 # from the ELF symbol sizes (private functions included): each round
 # function (full T-tables, compact integer, compact MMX/SSE), the entry

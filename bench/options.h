@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The benchmark's command line: the modes it knows and what the user asked
  * for.  options_parse() validates everything before anything is measured;

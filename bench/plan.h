@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a run measures: the options' selection narrowed to what this build
  * and this CPU can run, with the reason for each thing left out.  --list

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Draws a benchmark CSV as one PNG: cycles/byte against buffer size (log x),
 # one line per path (each implementation and each OpenSSL column); one panel
 # per AES mode at its smallest key size in the CSV (128 bits unless

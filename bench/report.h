@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results: each figure travels from a measuring child to the parent as
  * one "R ..." line; the parent keeps them, prints the tables and writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The time stamp counter: reads fenced so the timed instructions stay
  * between them, and its rate against CLOCK_MONOTONIC.  The TSC runs at a

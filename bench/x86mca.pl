@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # The 32-bit AES benchmark, as estimates: no 32-bit code can run natively
 # on these machines, so nothing 32-bit can be timed.  For each program
 # (bench/x86mca/trace32.c linked with one implementation) every call is

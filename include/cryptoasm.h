@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * crypto-asm dispatching API: one call per mode that runs the fastest AES or
  * SHA-1 implementation this CPU offers (as seen through OPENSSL_ia32cap_P,

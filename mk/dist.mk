@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: `make dist` writes build/crypto-asm-VERSION.tar.gz,
 # a release that builds libcrypto-asm.a without perl: the library's C and
 # headers, the generated headers (GEN_HDRS), every module's assembly for every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the 32-bit library, build/m32/libcrypto-asm.a.
 # It holds the C library compiled with CC32 and every x86 module of
 # modules.txt (`perl SCRIPT elf -fPIC`, GNU as --32); the x86_64 modules and

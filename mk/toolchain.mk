@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Optional tools: each is named once here, probed once here, and used
 # everywhere else through these variables.  The library and the 64-bit
 # tests need only perl, make and a C toolchain (build-essential); each

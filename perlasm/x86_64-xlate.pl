@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # The 64-bit perlasm layer: translates perlasm text (AT&T syntax, OpenSSL's
 # dialect plus our frame helper) for one assembler flavour.
 #

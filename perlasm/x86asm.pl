@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The 32-bit perlasm API.  A module script does
 #
 #   push(@INC, "$dir/../../../perlasm");  require "x86asm.pl";

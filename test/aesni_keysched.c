@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Our AES-NI key schedules against OpenSSL's, byte for byte.
  *

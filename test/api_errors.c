@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Return codes of the public API on bad arguments, and that a rejected call
  * leaves its output alone:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Prints this library's OPENSSL_ia32cap_P, as computed before main from
  * CPUID and the OPENSSL_ia32cap environment variable, as four hex words:

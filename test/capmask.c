@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of casm_ia32cap_apply(): what OPENSSL_ia32cap does to the
  * capability words, for every form of the variable, with the expected words

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AES-CCM: the bulk functions aesni_ccm64_encrypt_blocks/_decrypt_blocks
  * (registry hooks ccm64_enc/ccm64_dec) and CCM built on them by

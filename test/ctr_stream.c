@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * casm_aes_ctr's edge cases, through every AES implementation in the
  * registry: whole-block calls that stay below, end exactly at and cross

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Differential test against the system OpenSSL (EVP, loaded by dlopen).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every length from 0 to 1024 bytes through every AES implementation in the
  * registry, against the C AES (the "c" entry): ECB and CBC (whole blocks),

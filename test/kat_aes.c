@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AES-ECB and AES-CBC known-answer tests over the NIST CAVP AESAVS files in
  * $VECTORS/aes (KAT, MMT and Monte Carlo), for one registry implementation.

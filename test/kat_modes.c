@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Known-answer tests for the AES modes CTR, XTS and LRW over the files in
  * $VECTORS/{ctr,xts,lrw}, for one registry implementation.

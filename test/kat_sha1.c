@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SHA-1 known-answer tests over $VECTORS/sha1 (NIST CAVP byte-oriented
  * ShortMsg, LongMsg and Monte, plus the FIPS 180 examples), for one entry

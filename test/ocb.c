@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AES-OCB through OpenSSL's bulk functions aesni_ocb_encrypt/decrypt, for
  * every registry entry that has them (struct casm_aes_impl ocb_enc/dec):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The README's set-up on a machine that has nothing but build-essential:
 # builds a minimal Debian root with mmdebstrap (its packages come from this
 # machine's own apt configuration), copies the tree in, and runs there the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs what the tests need, as listed in tools/test-deps.txt.
 #
 #   sh tools/install-test-deps.sh [-n]

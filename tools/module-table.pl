@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # What modules.txt says, in the forms the rest of the tree reads:
 #
 #   perl tools/module-table.pl --make FILE      make variables (the Makefile

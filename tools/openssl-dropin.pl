@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Builds an OpenSSL 3.0.x tree with our generated modules in place of its
 # own, runs OpenSSL's test suite, and puts the tree back (issue 9).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Replay64;
 # One traced 32-bit call, rewritten as x86_64 code that executes the same
 # instructions natively, so that they can be timed on a machine whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A check of the 32-bit estimates' method on code that can be timed here:
  * the x86_64 C AES (path "c") and table assembly (aes-x86_64's AES_*,

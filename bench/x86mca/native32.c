@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs one traced 32-bit AES call natively, as rewritten for 64-bit mode
  * by bench/x86mca/Replay64.pm, checks that it computed the right result,

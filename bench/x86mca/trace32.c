@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Records the instructions one AES call executes, for the 32-bit
  * benchmark (bench/x86mca.pl): the call is single-stepped under qemu-i386

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the 32-bit AES benchmark (estimates; no 32-bit
 # timing is possible here), `make bench-x86mca`, also run by `make bench`.
 # Each implementation is linked into its own trace32 program (-no-pie, so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # AES tables from the cipher's definition (FIPS-197 §5.1.1): inversion in
 # GF(2^8) modulo x^8+x^4+x^3+x+1 followed by the affine map, and the
 # MixColumns / InvMixColumns products of each S-box output.  Used by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hidden entry points of crypto/aes/asm/aes-586.pl (the -m32 build),
  * for the tests, the benchmark and the dispatcher's "x86_full" entry: one

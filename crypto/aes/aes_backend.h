@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The four primitives a C AES core supplies to aes_core.c (internal).
  * Two cores exist, chosen at build time (Makefile AES_CORE):

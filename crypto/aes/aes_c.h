@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The portable C AES (aes_core.c, aes_cbc.c) under its own names, so it
  * stays callable as the reference when assembly provides OpenSSL's AES_*

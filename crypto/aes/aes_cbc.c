@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The C AES in the generic modes' shapes: aes_c_cbc_encrypt (the generic
  * CBC mode over the C block functions) and those functions as block128_f.

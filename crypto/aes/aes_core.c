@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reference AES (FIPS-197) with OpenSSL's API (as aes_c_*, see aes_c.h):
  * the key schedule and the entry points.  The rounds themselves come from the core selected

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OpenSSL's AES_* names for builds without an AES assembly module: the C
  * implementation.  The assembly module, when built, provides these names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * T-table AES core: each round is 16 lookups into four 1 KiB tables that
  * combine SubBytes, ShiftRows and MixColumns (Daemen and Rijmen, "AES

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hidden entry points of crypto/aes/asm/aes-x86_64.pl (its OpenSSL
  * AES_* names are in <openssl/aes.h>): one block and CBC through the full

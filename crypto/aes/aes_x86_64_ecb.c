@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ECB for the table-based assembly (aes-x86_64.pl), with the same policy
  * as its AES_cbc_encrypt: the compact, cache-hardened code for short

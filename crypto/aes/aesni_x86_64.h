@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The entry points of crypto/aes/asm/aesni-x86_64.pl, declared once with
  * their exact types: OpenSSL's aesni_* names (AES_KEY for the key

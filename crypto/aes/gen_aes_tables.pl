@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Writes the C core's AES tables (derived in AesMath.pm from the cipher's
 # definition) as a C header, so no table is typed in by hand.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sets of OPENSSL_ia32cap_P capabilities by name, as four-word
  * initialisers: CAPSET(AESNI, AVX2) is { 0, CAP_W1_AESNI, CAP_W2_AVX2, 0 }.

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Writes the capability table of perlasm/lib/Common/IA32Cap.pm as a C
 # header, so the C code and the assembly take OPENSSL_ia32cap_P's bits
 # from one place.  For each capability NAME at (word W, bit B):

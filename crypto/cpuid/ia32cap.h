@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CPU capability vector with OpenSSL's layout and environment override.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fills OPENSSL_ia32cap_P before main() from CPUID and XGETBV, then applies
  * the OPENSSL_ia32cap environment mask.  The synthesised bits follow what

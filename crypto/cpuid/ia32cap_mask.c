@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The OPENSSL_ia32cap environment syntax, with OpenSSL 3.0's exact rules
  * (including its quirks, so one variable steers both libraries the same

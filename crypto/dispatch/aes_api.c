@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The dispatching AES API (cryptoasm.h).  A key remembers the
  * implementation that scheduled it, because schedules differ between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The implementations this build contains, fastest first.  Assembly
  * modules add their entries here as they land.  Each entry names the

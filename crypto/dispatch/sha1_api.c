@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The dispatching SHA-1 API (cryptoasm.h). */
 #include "impl.h"
 

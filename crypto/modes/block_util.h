@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers shared by the mode implementations (internal). */
 #ifndef CRYPTO_ASM_BLOCK_UTIL_H
 #define CRYPTO_ASM_BLOCK_UTIL_H

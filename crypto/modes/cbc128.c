@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CBC mode over any 128-bit block function, with OpenSSL's semantics:
  * ivec is left holding the last ciphertext block so calls can be chained;

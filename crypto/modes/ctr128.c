@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Counter mode with OpenSSL's streaming semantics: ecount_buf keeps the
  * current key-stream block and *num how many of its bytes are used, so a

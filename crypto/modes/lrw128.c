@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * LRW over any 128-bit block function, as Linux dm-crypt's "lrw" mode.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * XTS (IEEE Std 1619-2007) over any 128-bit block function.
  *

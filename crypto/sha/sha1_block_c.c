@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SHA-1 compression function in portable C (FIPS 180-4 §6.1.2): the
  * reference every assembly variant is checked against.  The message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OpenSSL's sha1_block_data_order symbol for builds without an assembly
  * SHA-1 module: the C compression function.  The assembly module, when

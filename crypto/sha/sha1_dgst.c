@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SHA-1 message padding and buffering (FIPS 180-4 §5.1.1) over a
  * compression function.  The public SHA1_* calls use OpenSSL's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The variants of crypto/sha/asm/sha1-x86_64.pl, hidden symbols beside
  * its dispatcher sha1_block_data_order (<openssl/sha.h>), all of that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AES block cipher: declarations compatible with OpenSSL's <openssl/aes.h>.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Block cipher modes over pluggable block functions: declarations compatible
  * with OpenSSL's <openssl/modes.h>, plus LRW, which OpenSSL lacks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SHA-1: declarations compatible with OpenSSL's <openssl/sha.h>.
  */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the ABI and unwind checkers (test/abi) for
 # SysV/ELF and Win64, and their self-tests.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ABI and unwind checkers for assembly functions (test rig, issue 3).
  *

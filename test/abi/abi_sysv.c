@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SysV x86_64 (ELF) implementation of abi_check.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Typed entry to the ABI and unwind checkers (abi_check.h) for the
  * registry's functions: one handle constructor per prototype shape.  It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Win64 implementation of test/abi/abi_check.h (mingw-w64, run under wine64).
  *

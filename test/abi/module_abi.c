@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every assembly implementation in the registry through the ABI checker and
  * the single-step unwind checker (abi_check.h), with its result compared to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hand-written functions for test/abi/selftest_sysv.c: well-behaved ones
  * that both checkers must pass, and negative controls that each break one

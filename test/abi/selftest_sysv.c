@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Self-test of the SysV ABI and unwind checkers (abi_sysv.c) on the
  * hand-written functions of selftest_sysv.S: every well-behaved function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Functions for the Win64 checker self-test (selftest_win64.c), in mingw
  * GNU as with .seh_* unwind directives.  The nasm twin is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Self-test of the Win64 ABI and unwind checkers (abi_win64.c), TAP on
  * stdout.  Built with x86_64-w64-mingw32-gcc and run under wine64 by

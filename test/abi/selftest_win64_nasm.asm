@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: Apache-2.0
 ; Functions for the Win64 checker self-test (selftest_win64.c), nasm -f win64.
 ; The GNU as twin is selftest_win64.S; same functions, nasm_ prefix.
 ;

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # SysV x86_64 call trampoline for the ABI and unwind checkers (abi_sysv.c),
 # generated through the 64-bit layer like any module:
 #   perl test/abi/trampoline_sysv.pl elf OUTPUT

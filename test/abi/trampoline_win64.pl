@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Win64 call trampoline for test/abi/abi_win64.c, generated through the
 # 64-bit layer (flavours mingw64 and nasm):
 #   perl test/abi/trampoline_win64.pl mingw64|nasm OUTPUT

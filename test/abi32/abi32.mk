@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the 32-bit (i386 cdecl) ABI and CFI checkers
 # (test/abi32), their self-test and their run over the x86asm corpus, all
 # built with gcc -m32 and run under qemu-i386 by test/t/82-x86-abi.t.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * i386 cdecl implementation of abi_cdecl.h, for 32-bit ELF programs run
  * under qemu-i386.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ABI and CFI checkers for 32-bit (i386 cdecl) assembly functions, run
  * under qemu-i386 (this kernel cannot execute 32-bit code).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every global function of an aes-586 object (crypto/aes/asm/aes-586.pl)
  * through the cdecl ABI checker and the per-instruction CFI checker

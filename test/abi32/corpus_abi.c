@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every exported function of the 32-bit layer's corpus (test/x86asm/
  * corpus.pl) through the cdecl ABI checker and the per-instruction CFI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs the functions of layer_probe.pl (built by test/t/82-x86-abi.t)
  * through the 32-bit ABI and CFI checkers, under qemu-i386.

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Constructs of the 32-bit layer whose CFI the corpus does not exercise,
 # for test/t/82-x86-abi.t, which builds this module itself and runs each
 # function through the CFI checker:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hand-written i386 functions for the self-test of the 32-bit ABI and CFI
  * checkers (selftest_cdecl.c): well-behaved ones, one deliberate ABI

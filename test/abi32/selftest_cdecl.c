@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Self-test of the 32-bit ABI and CFI checkers (abi_cdecl.c) on the
  * hand-written functions of selftest_cdecl.S, under qemu-i386: every

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # cdecl (i386 SysV) call trampoline for the 32-bit ABI and CFI checkers
 # (abi_cdecl.c), generated through the 32-bit layer like any module:
 #   perl test/abi32/trampoline_cdecl.pl elf OUTPUT

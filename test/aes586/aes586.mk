@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: aes-586's test builds, on top of the 32-bit
 # library of mk/m32.mk (M32, M32_C_OBJS, its compile rule).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Random workload through OpenSSL's AES_* names against the C AES
  * (aes_c_*), and a SHA-1 digest of every output.  Built twice: -m32 with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A Win32 program over the coff or win32n object of aes-586.pl (linked by
  * i686-w64-mingw32-gcc; Win32 programs cannot run here, so 81-aes586.t

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: build/test/aesni_keysched compares our AES-NI
 # key schedules with OpenSSL's own aesni_set_encrypt_key/aesni_set_decrypt_key.
 # Those are not exported by libcrypto.so, so the object defining them is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: libFuzzer targets (test/fuzz/fuzz_*.c), built
 # with clang under ASan and UBSan into build/fuzz/, run briefly by
 # test/t/70-fuzz.t.  Only built when $(FUZZ_CC) links -fsanitize=fuzzer

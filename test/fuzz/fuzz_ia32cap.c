@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: casm_ia32cap_apply() on arbitrary OPENSSL_ia32cap
  * strings.  It must not crash or read past the string's NUL (ASan), must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: every AES implementation in the registry, through the
  * casm_* API, against textbook ECB, CBC, CTR, XTS and LRW written below on

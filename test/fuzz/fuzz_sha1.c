@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: every SHA-1 implementation in the registry, and the
  * public SHA1_* calls, fed the message in pieces cut at fuzzed points,

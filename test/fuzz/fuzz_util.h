@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Helpers shared by the libFuzzer targets (test/fuzz/fuzz_*.c): reading
  * parameters from the fuzz input and reporting a mismatch.

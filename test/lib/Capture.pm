@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # capture(CMD...) -> (exit status, stdout+stderr): runs a command without a
 # shell, for the test scripts that check a tool's output.
 package Capture;

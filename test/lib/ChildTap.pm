@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Reads the TAP a child test program prints, for the runners that show it
 # as an indented subtest under one line of the script's own plan
 # (ImplRuns::run_child natively, WineRun::wine_subtest under wine).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The C compiler commands the Makefile would run, read from a dry run
 # (`make -n`) into a scratch build directory, each turned into a command
 # that only checks one source: same compiler, same flags, no output file.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared runner for test/t/*.t scripts that run a C test program once per
 # implementation in the registry, each run shown as an indented TAP subtest
 # under one ok / not ok line of the script's own plan.

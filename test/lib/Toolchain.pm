@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The optional tools as the build probed them.  mk/toolchain.mk writes
 # $BUILD/toolchain.txt (NAME, yes|no, command, Debian package per line),
 # so a test skips for exactly the reason the build skipped, in the same

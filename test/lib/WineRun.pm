@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs Win64 test programs under wine64 as TAP subtests (for test/t/*.t).
 #
 # wine runs headless with WINEDEBUG=-all and a private prefix,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Instruction streams of a 32-bit object's functions, for comparing one
 # flavour's object with another's (test/t/81-aes586.t):
 #   functions(OBJECT, NAME_RE, %opt) -> { name => [insn, ...] } or undef

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CCM (NIST SP 800-38C, RFC 3610) for the tests and the benchmark, built
  * the way OpenSSL's crypto/modes/ccm128.c drives an AES implementation:

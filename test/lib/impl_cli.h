@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Command line shared by the per-implementation test programs:
  *   PROG --list                          NAME<TAB>FORCE_MASK per entry

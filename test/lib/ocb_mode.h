@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OCB (RFC 7253) for the tests and the benchmark, shaped like OpenSSL's
  * crypto/modes/ocb128.c: whole message blocks go to a bulk function

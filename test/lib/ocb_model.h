@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The OCB bulk step as plain C, the model the assembly is tested against
  * (test/ocb.c, test/abi/module_abi.c) and the block-at-a-time path of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The system OpenSSL (libcrypto.so.3) as a reference, for the differential
  * test and the benchmark.

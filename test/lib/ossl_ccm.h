@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OpenSSL's AES-CCM through EVP, for the CCM test and the benchmark, on
  * the library ossl.c loaded (libcrypto.so.3 with RTLD_LOCAL |

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AES-OCB of the system OpenSSL (libcrypto.so.3), through EVP, for the OCB
  * test and the benchmark, on the library test/lib/ossl.c loaded (dlopen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Minimal TAP producer for the C test programs (run by prove).
  * Plans are declared up front with tap_plan() or at the end with

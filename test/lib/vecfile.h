@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reader for the test-vector files under $VECTORS (see shared/vectors/README.md):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Prints OpenSSL's OPENSSL_ia32cap_P as four hex words, the same format as
  * test/capdump.c prints ours:

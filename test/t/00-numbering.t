@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The scripts' names follow the numbering scheme of test/README.md, whose
 # range table is read here so the scheme is written in one place:
 #  - the table exists, its ranges ascend within 00-99 and do not overlap;

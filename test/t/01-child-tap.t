@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # test/lib/ChildTap.pm, the reader of a child program's TAP that run_child
 # and wine_subtest share, on made-up output: which children pass, the
 # reason a failing one is given, a whole-program SKIP, CRLF line endings

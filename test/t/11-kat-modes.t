@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # AES-CTR, XTS and LRW known-answer tests for every AES implementation in
 # the registry and for the constant-time core.
 use strict;

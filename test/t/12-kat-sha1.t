@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # SHA-1 known-answer tests (NIST SHAVS files, FIPS 180 examples) for every
 # SHA-1 implementation in the registry.
 use strict;

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Dispatch on CPUs this machine is not: build/test/kat_sha1 and kat_aes run
 # under qemu-x86_64 -cpu MODEL.  For each model the capability words the
 # library sees (build/test/capdump, run under the same model) decide which

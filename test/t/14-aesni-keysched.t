@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # AES-NI key schedules byte-equal to OpenSSL's (build/test/aesni_keysched,
 # which links OpenSSL's own aesni_set_*_key out of libcrypto.a, renamed).
 # One run natively with OPENSSL_ia32cap unset; the program compares both of

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Every length 0..1024 through every AES implementation against the C AES
 # (build/test/every_length), with OPENSSL_ia32cap unset so each
 # implementation the CPU has is reached directly.

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # AES-CCM (build/test/ccm): NIST CAVP CCM vectors through every AES
 # implementation, the aesni_ccm64_* bulk functions against a C model at
 # 0..64 blocks with counters across the 64-bit wrap, and whole CCM messages

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # OCB: RFC 7253 Appendix A, the bulk functions aesni_ocb_encrypt/decrypt
 # against a C model, and a differential against OpenSSL's AES-OCB
 # (build/test/ocb; see test/ocb.c).  OPENSSL_ia32cap unset, so every entry

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # casm_aes_ctr's whole-block fast path and its fallbacks (the 2^32 and
 # 2^128 counter wraps, key stream pending across calls) through every AES
 # implementation against a counter mode built from the C AES block

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Differential test against the system OpenSSL: test/diff_openssl through
 # the dispatching API, then once per registry implementation under its
 # force mask (so OpenSSL takes its equivalent path too; unset when it has

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # OPENSSL_ia32cap: our capability words against OpenSSL 3.0's.
 #
 #  1. test/capmask (unit tests of casm_ia32cap_apply and the environment

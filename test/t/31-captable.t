@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The capability table is the one place its facts are written:
 #   - perlasm/lib/Common/IA32Cap.pm is well formed (names and bits unique,
 #     words and bits in range);

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Return codes of the public API on bad arguments (test/api_errors.c): one
 # TAP line per check, straight from the program.  Runs through the
 # dispatcher under whatever OPENSSL_ia32cap the caller set.

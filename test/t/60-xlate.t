@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # perlasm/x86_64-xlate.pl: every flavour against real assemblers.
 #
 #  - test/xlate/isa_corpus.s (one of each construct) translated for each

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The frame corpus (test/xlate/frame_corpus.s) translated by the 64-bit
 # layer for each ABI, run through the ABI checker and the single-step
 # unwind checker: natively on ELF (libunwind), and under wine64 for the

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Every assembly implementation of the library (each SHA-1 variant, later
 # each AES path) through the ABI checker and the single-step unwind
 # checker, natively on ELF and under wine64 for the mingw64 and nasm

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The command line of every perlasm script (Common::CommandLine's rule), for
 # the four modules and both layers (x86_64-xlate.pl; the 32-bit layer through
 # its corpus module and run by itself):

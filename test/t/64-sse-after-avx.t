@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # No legacy-SSE instruction runs while the upper halves of the vector
 # registers are dirty, in any generated 64-bit module (build/gen/asm/*.s).
 # On this machine (Zen 3 under its hypervisor) each such instruction costs

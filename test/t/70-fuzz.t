@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Runs each libFuzzer target (test/fuzz/fuzz_*.c, built into build/fuzz/ by
 # test/fuzz/fuzz.mk) for a few seconds from a seed corpus generated here,
 # two at a time.  One test line per target with the number of executions;

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # perlasm/x86asm.pl, the 32-bit layer, on test/x86asm/corpus.pl:
 #  - the ELF build (gcc -m32, from `make tests`) runs under qemu-i386, and
 #    so does the code of the macosx, coff and win32n flavours, retargeted to

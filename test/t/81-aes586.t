@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # crypto/aes/asm/aes-586.pl, every generated variant (small_footprint and
 # unrolled; PIC and not; the 386 build without MMX/SSE):
 #  - the -m32 builds (build/m32/VARIANT, from `make`) under qemu-i386: every

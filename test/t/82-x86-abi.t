@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The 32-bit (i386 cdecl) ABI checker and per-instruction CFI checker
 # (test/abi32), under qemu-i386 (this kernel cannot execute 32-bit code):
 #  - their self-test: well-behaved functions pass; one deliberate violation

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The native replay of 32-bit AES calls (bench/x86mca/Replay64.pm and
 # native32.c, the measured half of `make bench-x86mca`): every traced call
 # of the C reference and of aes-586 (small_footprint and unrolled; full

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Symbol parity with OpenSSL 3.0 (issue 9), for every module of
 # modules.txt: its symbols file (tools/openssl-symbols/MODULE.txt) lists
 # what OpenSSL's C code (and its other modules) need from the generated

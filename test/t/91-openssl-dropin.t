@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # tools/openssl-dropin.pl without an OpenSSL tree (issue 9).  The real run
 # takes half an hour; this checks the script's own logic in seconds:
 #  - argument errors exit 2, say what is wrong and touch nothing: no

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # The benchmark's command line (build/bench/bench) and bench/code_size.pl:
 #  - --help exits 0 and names every option;
 #  - --list names exactly the registry's implementations (as the KAT

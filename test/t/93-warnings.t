@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Every C file compiles without a single warning, with gcc and with clang,
 # in every configuration the Makefile builds it:
 #  - the compiler commands come from the Makefile itself: `make -n` into a

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # make dist (mk/dist.mk, tools/dist/): the release tarball.
 #  - made twice (the second time under umask 077, a second later) it is the
 #    same bytes; gzip stores no name or time; every entry is owned by 0/0,

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # The optional-tool probes (mk/toolchain.mk), seen from make itself:
 #  - each tool named by a command that does not exist makes the build say
 #    so in exactly one "skipped:" line naming its Debian package, and plan

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # A configuration change after a build rebuilds what it changes, in a
 # scratch build directory: the archive's members follow AES_CORE and
 # NO_ASM (whose test programs still build), new CFLAGS recompile the

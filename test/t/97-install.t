@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # make install / uninstall / help, as a packager uses them:
 #  - install into DESTDIR writes the archive, the headers and a pkg-config
 #    file whose libdir is ${prefix}-relative and whose Libs is -L -l;

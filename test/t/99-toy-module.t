@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # A new module is one row of modules.txt and its own files, nothing else.
 # The tree (git ls-files, with files not yet committed) is copied to a
 # temporary directory, and a toy x86_64 module is added there: a script

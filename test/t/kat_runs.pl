@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs a known-answer test program (test/PROG.c) for every implementation in
 # its registry: under the implementation's force mask with --expect-dispatch
 # (so the dispatcher's choice is checked too), or with OPENSSL_ia32cap unset

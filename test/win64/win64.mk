@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: Win64 builds of the library for the tests run
 # under wine: the C compiled by mingw-w64, the assembly modules translated
 # in the mingw64 and the nasm flavour, one archive per flavour, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The functions of test/x86asm/corpus.pl, for the C programs that call
  * them (corpus_main.c, test/abi32/corpus_abi.c). */
 #ifndef TEST_X86ASM_CORPUS_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # A small module written against the 32-bit perlasm API (perlasm/x86asm.pl),
 # one function per construct; test/x86asm/corpus_main.c calls each one.
 #   perl test/x86asm/corpus.pl FLAVOUR [-fPIC] OUTPUT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Calls every function of test/x86asm/corpus.pl (32-bit perlasm layer)
  * and prints TAP (test/lib/tap.h).  Built with gcc -m32 (run under qemu-i386) and with
  * mingw i686 (linked only: Win32 programs cannot run here). */

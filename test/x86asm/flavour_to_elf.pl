@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Retargets a 32-bit module's macosx, coff or win32n output to ELF, leaving
 # every instruction as generated, so that the code those flavours emit can
 # run here: linked into the -m32 test programs and run under qemu-i386

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the 32-bit perlasm layer (perlasm/x86asm.pl)
 # on its corpus, test/x86asm/corpus.pl, in every flavour:
 #   elf    GNU as --32, linked with gcc -m32   -> build/test/x86asm/corpus_elf

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # The smallest 64-bit module: shows how a module script drives the layer
 # (perl demo_module.pl FLAVOUR OUTPUT), and lets the tests check that
 # errors in a module's text name the module and line.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # OpenSSL's perlasm dialect beyond plain instructions: symbol directives,
 # common and external symbols, .picmeup, data directives, .previous and a
 # raw function with .cfi_remember_state / .cfi_restore_state.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Test functions for the frame helper and the raw dialect, run by
 # test/xlate/frame_main.c through the ABI and unwind checkers on SysV (ELF)
 # and Win64 (mingw64 and nasm flavours).  Each clobbers what it declares,

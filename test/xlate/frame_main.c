@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs the frame corpus (frame_corpus.s, translated by the 64-bit layer)
  * through the ABI and unwind checkers.  The same source is built for SysV

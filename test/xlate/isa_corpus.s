@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # One of each construct the 64-bit layer translates.  test/t/60-xlate.t
 # assembles it in every flavour and requires the same instruction stream
 # as the ELF build: operand order, sizes, RIP-relative memory, masks and

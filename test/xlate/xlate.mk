@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the frame corpus (test/xlate/frame_corpus.s)
 # translated by the 64-bit layer for each ABI and linked with the ABI and
 # unwind checkers (test/abi): build/test/xlate/frames_elf (native) and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTDIR/crypto-asm-VERSION.tar.gz holding each SRC as
 # crypto-asm-VERSION/DEST, the same bytes on every run: entries sorted by
 # name, one mtime for all, owner and group 0 (numeric), modes 644 and 755,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make check` in a release tarball, without perl: runs each known-answer
 # program once per implementation it lists (PROG --list), under that
 # entry's OPENSSL_ia32cap mask with --expect-dispatch when it has one,

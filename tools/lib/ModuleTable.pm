@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package ModuleTable;
 # Reads modules.txt, the table of assembly modules (its header says what
 # each column means).  Everything that lists modules reads them here:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package SymbolList;
 # Reads a symbols file, tools/openssl-symbols/MODULE.txt: what OpenSSL 3.0
 # needs from a module, one symbol a line with the OpenSSL sources that use

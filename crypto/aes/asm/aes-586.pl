@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Table-based AES for 32-bit x86 (i386 cdecl), with OpenSSL's names:
 # AES_set_encrypt_key, AES_set_decrypt_key, AES_encrypt, AES_decrypt,
 # AES_cbc_encrypt.  Written against the 32-bit perlasm API

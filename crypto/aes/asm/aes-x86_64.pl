@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Table-based AES for x86_64 without AES-NI, with OpenSSL's AES_* names
 # and ABI (AES_set_encrypt_key, AES_set_decrypt_key, AES_encrypt,
 # AES_decrypt, AES_cbc_encrypt).

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # AES with the AES-NI instructions for x86_64, exporting OpenSSL 3.0's
 # aesni_* names and prototypes (what OpenSSL needs from this module is
 # listed in tools/openssl-symbols/aesni-x86_64.txt):

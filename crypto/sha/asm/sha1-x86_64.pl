@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # SHA-1 compression for x86_64: sha1_block_data_order with OpenSSL's name
 # and ABI, choosing a variant at run time from OPENSSL_ia32cap_P:
 #

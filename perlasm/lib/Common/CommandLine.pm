@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The command line of every perlasm script, 32- and 64-bit, read by one
 # rule.  OpenSSL's build runs a generator as
 #   perl NAME.pl $(PERLASM_SCHEME) $(LIB_CFLAGS) $(LIB_CPPFLAGS) $(PROCESSOR) OUTPUT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The x86 condition-code suffixes (jCC, setCC, cmovCC), every spelling the
 # assemblers accept, for both layers' instruction tables.
 package Common::ConditionCodes;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The bits of OPENSSL_ia32cap_P this project reads, written once.  The
 # module scripts of both layers take their capability tests from here, and
 # crypto/cpuid/gen_ia32cap_bits.pl writes the same table as the C header

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Pieces both perlasm layers need: writing a generated file so that a
 # failure never leaves a partial one behind.
 package Common::Output;

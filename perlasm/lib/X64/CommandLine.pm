@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The 64-bit layer's command line, for x86_64-xlate.pl and (through
 # X64::Module) every 64-bit module:
 #   perl SCRIPT [FLAVOUR] [COMPILER-FLAGS...] [OUTPUT]

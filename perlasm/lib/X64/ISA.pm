@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the 64-bit layer knows about x86_64: registers and mnemonics.
 # Anything not listed here is an error at the source line, never text
 # passed through for the assembler to trip on.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # For 64-bit module scripts: `perl module.pl FLAVOUR [FLAGS...] OUTPUT` prints
 # perlasm text on STDOUT, which this sends through x86_64-xlate.pl.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Stage 1 of the 64-bit layer: one line of perlasm text into statements.
 #
 # A statement is a hash with `kind`:

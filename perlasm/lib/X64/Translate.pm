@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Stage 2 of the 64-bit layer: ABI, frames and unwind bookkeeping.
 #
 # Takes parsed statements (X64::Parser), keeps the unwind state of the

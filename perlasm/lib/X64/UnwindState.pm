@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Where the caller's frame is at one point of a function: the canonical
 # frame address (CFA, the caller's rsp before the call, plus 8... i.e. the
 # value of rsp before the return address was pushed) as base register +

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Win64 unwind tables (.pdata / .xdata) from unwind states.
 #
 # A function is cut into regions over which the unwind state is constant;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Errors of the 32-bit layer name the module's own line: the first caller
 # outside perlasm/ (a module calls &mov, &DWP, ... and those call into us).
 package X86::Diag;

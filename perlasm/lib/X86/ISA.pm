@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the 32-bit layer knows: registers and mnemonics.  Anything a module
 # uses that is not listed here is an error at the module's line.
 package X86::ISA;

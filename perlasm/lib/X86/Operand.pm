@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Operands as a module writes them ("eax", 16, &DWP(4,"esp","ecx",4),
 # &label("loop"), "external_symbol") turned into structures the back ends
 # print.  Every check happens here, at the module's line.

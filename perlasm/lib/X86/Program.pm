@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The middle stage of the 32-bit layer: what a module asks for, checked and
 # recorded as a list of statements for a back end.  It owns the per-function
 # state: local labels, the stack depth (distance from esp to the DWARF CFA)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Dropin::Elf;
 # What tools/openssl-dropin.pl reads from ELF objects and libraries
 # (readelf, nm, objcopy).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Dropin::Files;
 # Small file and command helpers of tools/openssl-dropin.pl.
 use strict;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Dropin::Report;
 # How tools/openssl-dropin.pl speaks and stops: note() on stdout, fail() a
 # line on stderr and then an exception carrying the exit status, so that

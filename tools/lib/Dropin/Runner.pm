@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Dropin::Runner;
 # Runs the long commands (Configure, make) with their output to a log,
 # and remembers the running one, so that a signal handler can stop it and

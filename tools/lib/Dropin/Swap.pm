@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Dropin::Swap;
 # The swap's saved state in an OpenSSL build directory, BUILD/STATE: each
 # module's original file (MODULE.orig) and a manifest, one line a module:

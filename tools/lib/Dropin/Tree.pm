@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package Dropin::Tree;
 # What tools/openssl-dropin.pl reads from an OpenSSL 3.0 tree: its
 # version, its configuration, and from its Makefile how a generated file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # One SubBytes+ShiftRows pass of aes-586, a table lookup per byte.  Output
 # word j takes byte b of state word i = j + dir*b (dir 1 encryption,
 # ShiftRows left; -1 decryption), so each output uses one byte of every

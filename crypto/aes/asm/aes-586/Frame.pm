@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # aes-586's stack slots, declared once.  One frame serves all the block
 # code: the CBC entry points move esp to an ALIGN-byte aligned frame of
 # BYTES bytes; its bottom is the scratch of the private round functions,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # aes-586's compact MixColumns, on packed bytes: a column is a dword, row
 # r in bits 8r.  In the integer registers one column at a time; in MMX two
 # columns per register, mm7 = 0x1b in every byte.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The 32-bit perlasm API (perlasm/x86asm.pl, loaded by aes-586.pl) inside
 # aes-586's helper packages: the layer defines its functions, and takes
 # every instruction through AUTOLOAD, in package main only, so a helper

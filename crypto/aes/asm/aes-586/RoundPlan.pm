@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The plan of a byte-wise round (see ByteRound.pm): in which order to
 # compute the four output words, and by how many bytes to rotate each state
 # register before each of its uses, for the fewest instructions.  Pure

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # aes-586's tables: one block in read-only data, aligned to 64 once, the
 # tables in the order below.  Each table's offset is the sum of the sizes
 # before it, so the code's displacements and the data cannot disagree.

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # The instructions one AES block executes in FUNCTION of a GNU as file, in
 # order, for llvm-mca (a quick estimate when choosing instruction forms;
 # no 32-bit timing is possible on these machines):

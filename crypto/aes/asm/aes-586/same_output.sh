@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Does aes-586.pl in this checkout write the same bytes as at revision REV?
 # For a change that must not touch the generated code (a refactoring):
 #

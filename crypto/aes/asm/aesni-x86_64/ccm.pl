@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CCM bulk functions for aesni-x86_64.pl, with OpenSSL's names and
 # prototype (the ccm128_f of its modes.h):
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What every part of aesni-x86_64.pl shares: local labels, register
 # roles, width descriptors, the key set-up and the round sequence.
 # Nothing here reads another file's variables; the parts import these

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # OCB bulk functions for aesni-x86_64.pl, with OpenSSL's names and
 # prototype (the ocb128_f stream of crypto/modes/ocb128.c):
 #

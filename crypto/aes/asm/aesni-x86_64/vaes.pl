@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 package AESNI::VAES;
 use Exporter qw(import);
 use File::Basename qw(dirname);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # SHA-1 for any x86_64: rounds and message schedule in general-purpose
 # registers, no SIMD, no BMI.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # SHA-1 rounds in general-purpose registers (FIPS 180-4 §6.1.2, step 3),
 # shared by every x86_64 variant that is not SHA-NI: integer.pl and the
 # three SIMD variants in simd.pl differ only in where W[t] (+K) comes from

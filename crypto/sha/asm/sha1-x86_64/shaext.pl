@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # SHA-1 on the SHA extensions (SHA-NI).  sha1_shaext_code($name) returns
 # the perlasm text of
 #

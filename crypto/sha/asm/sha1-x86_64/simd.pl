@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # SHA-1 with the message schedule in SIMD registers and the rounds in
 # general-purpose registers (rounds.pl).  One algorithm, three encodings:
 #

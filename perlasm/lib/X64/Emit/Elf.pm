@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ELF (Linux, BSD): GNU as, with the CET property note and a
 # non-executable stack note in every object.
 package X64::Emit::Elf;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # AT&T-syntax emitter shared by the GNU-as flavours; each flavour is a
 # small subclass (Elf.pm, MachO.pm, Mingw64.pm) that overrides only what
 # differs: symbol spelling, section names and what ELF-only directives

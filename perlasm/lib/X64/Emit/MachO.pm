@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Mach-O (macOS): clang's assembler.  Symbols get the leading underscore,
 # local labels the "L" prefix, read-only data goes to __TEXT,__const and
 # .hidden becomes .private_extern; ELF-only .type/.size are dropped.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Win64 with MASM (ml64): best effort.  There is no MASM on these machines,
 # so this output is never assembled by the tests; it differs from nasm only
 # in spelling (PTR sizes, segment directives, EXTERN/PUBLIC, IMAGEREL).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Win64 with GNU as (mingw-w64).  AT&T syntax like ELF; read-only data in
 # .rdata; unwind information arrives as .pdata/.xdata data built by
 # X64::Win64Unwind, the same tables the nasm flavour emits.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Win64 with nasm: Intel syntax (destination first, sizes as keywords,
 # RIP-relative memory as [rel sym]); unwind tables arrive as .pdata/.xdata
 # data, the same bytes the mingw64 flavour emits.

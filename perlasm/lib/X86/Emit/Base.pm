@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The interface every 32-bit back end implements:
 #   new(flavour => NAME, pic => 'none'|'got'|'macho')
 #   render(PROGRAM) -> the whole output text

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # AT&T syntax for GNU as and clang's assembler: the elf, macosx and coff
 # flavours.  They differ only in the names, sections and notes set in
 # %FLAVOUR below; everything else (operand order, size suffixes, memory

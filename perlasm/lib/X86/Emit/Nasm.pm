@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Intel syntax for nasm -f win32 (the win32n flavour): destination first,
 # sizes as keywords where no register gives them, cdecl names with "_",
 # local labels L$..., every external symbol declared with "extern".

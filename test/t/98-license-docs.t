@@ -1,0 +1,79 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+# Licensing a fork can rely on, and documents a newcomer can trust:
+#  - LICENSE holds the Apache License 2.0, and every source file git tracks
+#    (C, headers, Perl, make, shell, assembly, gnuplot) says so in an SPDX
+#    line near its top;
+#  - README.md, ARCHITECTURE.md and docs/*.md cite no issue numbers, point
+#    at no file outside the repository (but the vectors' default) and link
+#    only to files that exist; every `make TARGET` the README names is one
+#    that `make help` lists.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use ImplRuns qw(result finish);
+
+my $root = "$FindBin::Bin/../..";
+chdir $root or die "$root: $!\n";
+
+open(my $lic, '<', 'LICENSE') or die "LICENSE: $!\n";
+my $text = do { local $/; <$lic> };
+close $lic;
+result($text =~ /Apache License\s+Version 2\.0, January 2004/ && $text =~ /END OF TERMS AND CONDITIONS/,
+       'LICENSE is the Apache License, Version 2.0, in full');
+
+my $SOURCE = qr{(\.(c|h|pl|pm|t|mk|sh|s|S|gp|in)|(^|/)Makefile|^\.ci/run)$};
+my @files = grep { /$SOURCE/ && -f } split /\0/, `git ls-files -z`;
+my @lacking;
+for my $f (@files) {
+    open(my $fh, '<', $f) or die "$f: $!\n";
+    my $head = join '', grep { defined } map { scalar <$fh> } 1 .. 5;
+    close $fh;
+    push @lacking, $f unless $head =~ /SPDX-License-Identifier: Apache-2\.0/;
+}
+result(@files > 100 && !@lacking, scalar(@files) . ' source files carry SPDX-License-Identifier: Apache-2.0')
+    or print map { "#   no SPDX line: $_\n" } @lacking[0 .. ($#lacking < 19 ? $#lacking : 19)];
+
+# Whether a path relative to the top of the tree leaves it.
+sub escapes {
+    my ($path) = @_;
+    my $depth = 0;
+    for my $part (split m{/+}, $path) {
+        next if $part eq '.' || $part eq '';
+        $depth += $part eq '..' ? -1 : 1;
+        return 1 if $depth < 0;
+    }
+    return 0;
+}
+
+# --- the documents -----------------------------------------------------------------
+my @docs = ('README.md', 'ARCHITECTURE.md', glob('docs/*.md'));
+my (@issues, @outside, @dead);
+for my $doc (@docs) {
+    open(my $fh, '<', $doc) or die "$doc: $!\n";
+    (my $dir = $doc) =~ s{[^/]*$}{};
+    while (my $line = <$fh>) {
+        push @issues, "$doc:$.: $1" if $line =~ /\b(issues? #?\d+)/i;
+        push @outside, "$doc:$.: $_" for grep { $_ ne '../shared/vectors' && escapes("$dir$_") }
+                                            $line =~ m{(?<![\w/.])(\.\./[\w./-]+)}g;
+        push @outside, "$doc:$.: DESIGN.md" if $line =~ /DESIGN\.md/;
+        for my $target ($line =~ /\]\(([^)#\s]+)(?:#[^)]*)?\)/g) {
+            next if $target =~ m{^\w+://};
+            push @dead, "$doc:$.: $target" unless -e "$dir$target";
+        }
+    }
+    close $fh;
+}
+result(@docs >= 3 && !@issues, scalar(@docs) . ' documents cite no issue numbers') or print map { "#   $_\n" } @issues;
+result(!@outside, 'they name no file outside the repository but ../shared/vectors') or print map { "#   $_\n" } @outside;
+result(!@dead, 'their links lead to files that exist') or print map { "#   $_\n" } @dead;
+
+my $help = `make -s help 2>&1`;
+my %listed = map { $_ => 1 } $help =~ /^\s{2}([a-z][\w-]*)/mg;
+open(my $rd, '<', 'README.md') or die "README.md: $!\n";
+my %named = map { $_ => 1 } grep { !/^[A-Z]/ } do { local $/; <$rd> } =~ /`make ([a-z][\w-]*)/g;
+my @unlisted = grep { !$listed{$_} } sort keys %named;
+result(keys(%named) >= 5 && !@unlisted, 'every `make TARGET` in the README (' . join(' ', sort keys %named) . ') is in make help')
+    or print "#   not in make help: @unlisted\n";
+finish();
