@@ -144,6 +144,8 @@ $(CT_LIB): $(CT_LIB_OBJS) $(BUILD_CONFIG)
 
 # The 32-bit library, from the table's x86 modules.
 include mk/m32.mk
+# Every module in every flavour (perl only).
+include mk/flavours.mk
 
 # --- tests -----------------------------------------------------------------
 TEST_LIB_SRCS := $(wildcard test/lib/*.c)
@@ -265,6 +267,7 @@ help:
 	@echo '                  32-bit and cross parts when their tools exist (see toolchain)'
 	@echo '  test            install missing test tools (as root), build, run the suite (prove)'
 	@echo '  test-deps       only install the test tools (tools/test-deps.txt)'
+	@echo '  flavours        every module in every flavour, build/gen/flavours/ (part of all)'
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'

@@ -5,14 +5,15 @@
 #    so in exactly one "skipped:" line naming its Debian package, and plan
 #    nothing that needs it (`make -n all` in a scratch build directory);
 #  - with every optional tool gone the plan still builds the library, the
-#    64-bit test programs and the benchmark: what a machine with only
-#    build-essential gets;
+#    64-bit test programs and the benchmark, and generates every module in
+#    every flavour: what a machine with only build-essential gets;
 #  - $BUILD/toolchain.txt, which the tests read, says what the probes found,
 #    and `make toolchain` prints the same table.
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../tools/lib";
+use ModuleTable ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
 use Capture qw(capture);
@@ -62,6 +63,13 @@ my @lacking = grep { index($out, $_) < 0 } @want;
 result($st == 0 && !@lacking, 'no optional tool: the library, its assembly, the tests and the benchmark are planned')
     or print "#   exit $st; not planned: @lacking\n";
 result($out !~ m{\Q$scratch\E/build/m32/}, 'no optional tool: no 32-bit build is planned');
+# Generation needs only perl: every module of the table in each of its flavours.
+my @flavoured = map { my $row = $_; map { "$scratch/build/gen/flavours/$_/$row->{name}."
+                                             . (/^(nasm|masm|win32n)$/ ? 'asm' : 's') } @{ $row->{flavours} } }
+                ModuleTable::read_table(ModuleTable::table_path('.'));
+my @unplanned = grep { index($out, "$_\n") < 0 } @flavoured;
+result(@flavoured >= 16 && !@unplanned, 'no optional tool: all ' . scalar(@flavoured) . ' module x flavour outputs are generated')
+    or print map { "#   not planned: $_\n" } @unplanned;
 
 # What the probes found, for the tests.
 my $txt = 'build/toolchain.txt';
