@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The README's set-up on a machine that has nothing but build-essential:
+# The README's set-up on a machine that has nothing but build-essential
+# (and git, which cloned the tree):
 # builds a minimal Debian root with mmdebstrap (its packages come from this
 # machine's own apt configuration), copies the tree in, and runs there the
 # two commands a newcomer runs: `make -j2`, then `make test` (which
@@ -59,17 +60,15 @@ remove_root() { unmount_stale; rm -rf --one-file-system "$root"; }
 
 t0=$(date +%s)
 remove_root
-echo "$me: minimal $suite root with build-essential in $root"
-mmdebstrap --quiet --variant=minbase --include=build-essential "$suite" "$root"
+echo "$me: minimal $suite root with build-essential and git in $root"
+mmdebstrap --quiet --variant=minbase --include=build-essential,git "$suite" "$root"
 t1=$(date +%s)
 
-# The tree as a clean clone has it (tracked files plus new ones git does
-# not ignore), at their current contents; the vectors beside it as
-# ../shared/vectors.
+# A clone of the committed tree, as a newcomer has it (some tests read git
+# ls-files); the vectors beside it as ../shared/vectors.
 src=$root/src/crypto-asm
-mkdir -p "$src" "$root/src/shared"
-(cd "$here" && git ls-files -z --cached --others --exclude-standard |
-    tar --null -T - --ignore-failed-read -cf -) | tar -xf - -C "$src"
+mkdir -p "$root/src/shared"
+git clone --quiet --no-hardlinks "$here" "$src"
 cp -r "$vectors" "$root/src/shared/vectors"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
