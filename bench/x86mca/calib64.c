@@ -89,10 +89,23 @@ struct job {
     unsigned bytes;
 };
 
-static const void *job_fn(const struct job *j)
+/* A function's entry address, the one conversion from code to a number
+ * (what the trap handler compares rip with). */
+#define CODE_ADDR(f) code_addr(&(f), sizeof(f))
+static uintptr_t code_addr(const void *fp, size_t size)
 {
-    return j->op == ENC ? (const void *)j->path->enc : j->op == DEC ? (const void *)j->path->dec
-         : (const void *)j->path->cbc;
+    uintptr_t a;
+    _Static_assert(sizeof(block_fn *) == sizeof(a), "a code address fits a uintptr_t");
+    if (size != sizeof(a))
+        abort();
+    memcpy(&a, fp, sizeof(a));
+    return a;
+}
+
+static uintptr_t job_fn(const struct job *j)
+{
+    return j->op == ENC ? CODE_ADDR(j->path->enc) : j->op == DEC ? CODE_ADDR(j->path->dec)
+         : CODE_ADDR(j->path->cbc);
 }
 
 static void job_run(const struct job *j)
@@ -108,7 +121,7 @@ static void job_run(const struct job *j)
 static void trace(const struct job *j, unsigned bits)
 {
     memset(&T, 0, offsetof(__typeof__(T), eips));
-    T.fn = (uintptr_t)job_fn(j);
+    T.fn = job_fn(j);
     __asm__ volatile("pushfq\n\torq $0x100,(%%rsp)\n\tpopfq" ::: "cc", "memory");
     job_run(j);
     __asm__ volatile("pushfq\n\tandq $~0x100,(%%rsp)\n\tpopfq" ::: "cc", "memory");

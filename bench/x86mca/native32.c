@@ -67,9 +67,9 @@ static void map_program(const char *path)
             continue;
         uintptr_t start = ph.p_vaddr & ~(uintptr_t)0xfff;
         size_t len = ((ph.p_vaddr + ph.p_memsz + 0xfff) & ~(uintptr_t)0xfff) - start;
-        void *p = mmap((void *)start, len, PROT_READ | PROT_WRITE,
+        void *p = mmap((void *)(uintptr_t)start, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-        if (p != (void *)start)
+        if (p != (void *)(uintptr_t)start)
             fail("cannot map a segment at its address in", path);
         if (fseek(f, (long)ph.p_offset, SEEK_SET) != 0 ||
             fread((void *)(uintptr_t)ph.p_vaddr, 1, ph.p_filesz, f) != ph.p_filesz)

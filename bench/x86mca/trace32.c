@@ -16,7 +16,7 @@
  *   trace PATH MODE BITS BYTES COUNT
  *   followed by COUNT lines of hex addresses.
  */
-#include "../../test/abi32/abi_cdecl.h"
+#include "../../test/abi32/abi32_typed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +27,8 @@
 typedef void block_fn(const unsigned char *in, unsigned char *out, const AES_KEY *key);
 typedef void cbc_fn(const unsigned char *in, unsigned char *out, size_t len,
                     const AES_KEY *key, unsigned char *ivec, const int enc);
+ABI32_SHAPE(block, block_fn, 3)
+ABI32_SHAPE(cbc, cbc_fn, 6)
 
 #ifdef TRACE_C
 #include "aes/aes_c.h"
@@ -59,12 +61,12 @@ static uint32_t eips[MAX_TRACE];
 
 #define PTR(p) ((uint32_t)(uintptr_t)(p))
 
-static int trace(const char *path, const char *mode, unsigned bits, unsigned bytes, const void *fn,
-                 const uint32_t *args, int nargs)
+static int trace(const char *path, const char *mode, unsigned bits, unsigned bytes,
+                 struct abi32_fn fn, const uint32_t *args, int nargs)
 {
     char err[512];
     size_t n = 0;
-    if (trace32_call(fn, args, nargs, eips, MAX_TRACE, &n, err, sizeof(err)) != 0) {
+    if (trace32_call_fn(fn, args, nargs, eips, MAX_TRACE, &n, err, sizeof(err)) != 0) {
         fprintf(stderr, "trace32: %s: %s\n", mode, err);
         return -1;
     }
@@ -108,10 +110,10 @@ int main(int argc, char **argv)
         if (argc == 4 && strcmp(argv[3], t->name) != 0)
             continue;
         matched = 1;
-        rc |= trace(t->name, "ecb-enc", bits, 16, (const void *)t->encrypt, enc, 3);
-        rc |= trace(t->name, "ecb-dec", bits, 16, (const void *)t->decrypt, dec, 3);
-        rc |= trace(t->name, "cbc-enc", bits, bytes, (const void *)t->cbc, cbc_enc, 6);
-        rc |= trace(t->name, "cbc-dec", bits, bytes, (const void *)t->cbc, cbc_dec, 6);
+        rc |= trace(t->name, "ecb-enc", bits, 16, abi32_block(t->encrypt), enc, 3);
+        rc |= trace(t->name, "ecb-dec", bits, 16, abi32_block(t->decrypt), dec, 3);
+        rc |= trace(t->name, "cbc-enc", bits, bytes, abi32_cbc(t->cbc), cbc_enc, 6);
+        rc |= trace(t->name, "cbc-dec", bits, bytes, abi32_cbc(t->cbc), cbc_dec, 6);
     }
     if (!matched) {
         fprintf(stderr, "trace32: no path \"%s\"\n", argv[3]);

@@ -20,7 +20,7 @@
  *                     instruction of aes-586 was stepped)
  * Environment: OPENSSL_ia32cap as usual (the compact path's MMX/SSE choice).
  */
-#include "abi_cdecl.h"
+#include "abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>
@@ -31,22 +31,33 @@
 
 enum kind { SET_ENC, SET_DEC, BLOCK_ENC, BLOCK_DEC, CBC };
 
+typedef int set_key_f(const unsigned char *user, const int bits, AES_KEY *key);
+typedef void block_f(const unsigned char *in, unsigned char *out, const AES_KEY *key);
+typedef void cbc_f(const unsigned char *in, unsigned char *out, size_t len,
+                   const AES_KEY *key, unsigned char *ivec, const int enc);
+ABI32_SHAPE(set_key, set_key_f, 3)
+ABI32_SHAPE(block, block_f, 3)
+ABI32_SHAPE(cbc, cbc_f, 6)
+
+/* The function in the field its kind's shape names. */
 struct fn {
     const char *name;
-    const void *addr;
     enum kind kind;
+    set_key_f *set_key;
+    block_f *block;
+    cbc_f *cbc;
 };
 
 static const struct fn fns[] = {
-    { "AES_set_encrypt_key", (const void *)AES_set_encrypt_key, SET_ENC },
-    { "AES_set_decrypt_key", (const void *)AES_set_decrypt_key, SET_DEC },
-    { "AES_encrypt", (const void *)AES_encrypt, BLOCK_ENC },
-    { "AES_decrypt", (const void *)AES_decrypt, BLOCK_DEC },
-    { "aes586_encrypt_full", (const void *)aes586_encrypt_full, BLOCK_ENC },
-    { "aes586_decrypt_full", (const void *)aes586_decrypt_full, BLOCK_DEC },
-    { "AES_cbc_encrypt", (const void *)AES_cbc_encrypt, CBC },
-    { "aes586_cbc_encrypt_full", (const void *)aes586_cbc_encrypt_full, CBC },
-    { "aes586_cbc_encrypt_compact", (const void *)aes586_cbc_encrypt_compact, CBC },
+    { "AES_set_encrypt_key", SET_ENC, .set_key = AES_set_encrypt_key },
+    { "AES_set_decrypt_key", SET_DEC, .set_key = AES_set_decrypt_key },
+    { "AES_encrypt", BLOCK_ENC, .block = AES_encrypt },
+    { "AES_decrypt", BLOCK_DEC, .block = AES_decrypt },
+    { "aes586_encrypt_full", BLOCK_ENC, .block = aes586_encrypt_full },
+    { "aes586_decrypt_full", BLOCK_DEC, .block = aes586_decrypt_full },
+    { "AES_cbc_encrypt", CBC, .cbc = AES_cbc_encrypt },
+    { "aes586_cbc_encrypt_full", CBC, .cbc = aes586_cbc_encrypt_full },
+    { "aes586_cbc_encrypt_compact", CBC, .cbc = aes586_cbc_encrypt_compact },
 };
 #define NFNS (sizeof(fns) / sizeof(fns[0]))
 
@@ -58,6 +69,17 @@ static const unsigned char iv0[16] = { 0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96,
 static AES_KEY key_out, ref_enc, ref_dec;
 
 #define PTR(p) ((uint32_t)(uintptr_t)(p))
+
+static struct abi32_fn handle(const struct fn *f)
+{
+    return f->set_key ? abi32_set_key(f->set_key) : f->block ? abi32_block(f->block)
+           : abi32_cbc(f->cbc);
+}
+
+static int is(const struct fn *f, const char *name)
+{
+    return strcmp(f->name, name) == 0;
+}
 
 /* One call: its arguments, and how to reset and judge the buffers. */
 struct job {
@@ -149,7 +171,7 @@ static void run(const struct job *j)
     describe(j, what, sizeof(what));
     for (int k = 0; k < 4 && rc == 0 && !why[0]; k++) {
         nargs = prepare(j, args, &want_ret);
-        rc = abi32_call(j->fn->addr, args, nargs, &ret, err, sizeof(err));
+        rc = abi32_call_fn(handle(j->fn), args, nargs, &ret, err, sizeof(err));
         if (rc == 0)
             judge(j, (int)(uint32_t)ret, want_ret, why, sizeof(why));
     }
@@ -159,7 +181,7 @@ static void run(const struct job *j)
     if (j->unwind) {
         struct unwind32_stats st;
         nargs = prepare(j, args, &want_ret);
-        rc = unwind32_check(j->fn->addr, args, nargs, &st, err, sizeof(err));
+        rc = unwind32_check_fn(handle(j->fn), args, nargs, &st, err, sizeof(err));
         if (!tap_ok(rc == 0 && st.steps > 0 && st.unwinds == st.steps,
                     "%s: CFI right at all %lu instructions executed", what, st.steps))
             tap_diag("%s: %s", what, err);
@@ -178,8 +200,7 @@ static struct {
 
 static int stepped(const struct fn *f, int b, size_t len)
 {
-    int compact = f->addr == (const void *)AES_encrypt || f->addr == (const void *)AES_decrypt
-                  || f->addr == (const void *)AES_cbc_encrypt;
+    int compact = is(f, "AES_encrypt") || is(f, "AES_decrypt") || is(f, "AES_cbc_encrypt");
     if (!opt.sizes[b] || (opt.compact_only && !compact))
         return 0;
     switch (f->kind) {
@@ -190,9 +211,9 @@ static int stepped(const struct fn *f, int b, size_t len)
          * aes586_cbc_encrypt_compact is where AES_cbc_encrypt goes below
          * 512 bytes, stepped through it.  Two-block decryption has rounds
          * of its own: 48 bytes through the full path at every size. */
-        if (f->addr == (const void *)aes586_cbc_encrypt_full && len == 48)
+        if (is(f, "aes586_cbc_encrypt_full") && len == 48)
             return 1;
-        if (f->addr == (const void *)aes586_cbc_encrypt_compact || b != 0)
+        if (is(f, "aes586_cbc_encrypt_compact") || b != 0)
             return 0;
         return len == 20 || (len == 512 && opt.dispatch);
     default:
@@ -250,7 +271,7 @@ int main(int argc, char **argv)
             static const size_t lens[3] = { 20, 48, 512 };
             for (int enc = 1; enc >= 0; enc--) {
                 for (int l = 0; l < 3; l++) {
-                    if (lens[l] == 512 && f->addr != (const void *)AES_cbc_encrypt)
+                    if (lens[l] == 512 && !is(f, "AES_cbc_encrypt"))
                         continue;
                     j.enc = enc;
                     j.len = lens[l];

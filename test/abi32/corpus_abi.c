@@ -9,7 +9,7 @@
  *   corpus_abi --coverage FILE   writes the address of every instruction
  *                       single-stepped (82-x86-abi.t: all were)
  */
-#include "abi_cdecl.h"
+#include "abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>
@@ -24,43 +24,74 @@ static uint8_t va[32], vb[32], vout[16];
 
 #define PTR(p) ((uint32_t)(uintptr_t)(p))
 
+/* The corpus's shapes, each a handle constructor (abi32_typed.h). */
+typedef uint32_t u32x4_f(uint32_t, uint32_t, uint32_t, uint32_t);
+typedef uint32_t loop_f(const uint32_t *, uint32_t);
+typedef uint32_t sse2_f(const uint8_t *, const uint8_t *, uint8_t *, uint32_t);
+typedef uint32_t u32_f(uint32_t);
+typedef uint32_t u32v_f(void);
+ABI32_SHAPE(u32x4, u32x4_f, 4)
+ABI32_SHAPE(loop, loop_f, 2)
+ABI32_SHAPE(sse2, sse2_f, 4)
+ABI32_SHAPE(u32, u32_f, 1)
+ABI32_SHAPE(u32v, u32v_f, 0)
+
+enum which { SUM, LOOP, SSE2, TABLE, GLOBAL, FLAGS };
+
 struct call {
     const char *name;       /* the exported symbol */
     const char *what;       /* which path the arguments take */
-    const void *fn;
+    enum which which;
     int nargs;
     uint32_t args[4];
 };
 
 static const struct call calls[] = {
-    { "corpus_sum", "wparam after a push", (const void *)corpus_sum, 4, { 1, 20, 300, 4000 } },
-    { "corpus_loop", "9 words", (const void *)corpus_loop, 2, { PTR(words), 9 } },
-    { "corpus_loop", "early return", (const void *)corpus_loop, 2, { PTR(words), 0 } },
-    { "corpus_sse2", "SSE2 and MMX", (const void *)corpus_sse2, 4, { PTR(va), PTR(vb), PTR(vout), 1 } },
-    { "corpus_table", "picmeup table", (const void *)corpus_table, 1, { 13 } },
-    { "corpus_global", "a C global", (const void *)corpus_global, 0, { 0 } },
-    { "corpus_flags", "local call", (const void *)corpus_flags, 1, { 0x12345678 } },
+    { "corpus_sum", "wparam after a push", SUM, 4, { 1, 20, 300, 4000 } },
+    { "corpus_loop", "9 words", LOOP, 2, { PTR(words), 9 } },
+    { "corpus_loop", "early return", LOOP, 2, { PTR(words), 0 } },
+    { "corpus_sse2", "SSE2 and MMX", SSE2, 4, { PTR(va), PTR(vb), PTR(vout), 1 } },
+    { "corpus_table", "picmeup table", TABLE, 1, { 13 } },
+    { "corpus_global", "a C global", GLOBAL, 0, { 0 } },
+    { "corpus_flags", "local call", FLAGS, 1, { 0x12345678 } },
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
+
+static struct abi32_fn handle(const struct call *c)
+{
+    switch (c->which) {
+    case SUM: return abi32_u32x4(corpus_sum);
+    case LOOP: return abi32_loop(corpus_loop);
+    case SSE2: return abi32_sse2(corpus_sse2);
+    case TABLE: return abi32_u32(corpus_table);
+    case GLOBAL: return abi32_u32v(corpus_global);
+    case FLAGS: break;
+    }
+    return abi32_u32(corpus_flags);
+}
 
 /* What a direct call returns (corpus_global: without its side effect). */
 static uint32_t direct(const struct call *c)
 {
     const uint32_t *a = c->args;
-    if (c->fn == (const void *)corpus_global) {
+    switch (c->which) {
+    case GLOBAL: {
         uint32_t r = corpus_global();
         corpus_counter--;
         return r;
     }
-    if (c->fn == (const void *)corpus_sum)
+    case SUM:
         return corpus_sum(a[0], a[1], a[2], a[3]);
-    if (c->fn == (const void *)corpus_loop)
+    case LOOP:
         return corpus_loop((const uint32_t *)(uintptr_t)a[0], a[1]);
-    if (c->fn == (const void *)corpus_sse2)
+    case SSE2:
         return corpus_sse2((const uint8_t *)(uintptr_t)a[0], (const uint8_t *)(uintptr_t)a[1],
                            (uint8_t *)(uintptr_t)a[2], a[3]);
-    if (c->fn == (const void *)corpus_table)
+    case TABLE:
         return corpus_table(a[0]);
+    case FLAGS:
+        break;
+    }
     return corpus_flags(a[0]);
 }
 
@@ -88,7 +119,7 @@ int main(int argc, char **argv)
         uint64_t ret = 0;
         int rc = 0, k;
         for (k = 0; k < 8 && rc == 0; k++) {
-            rc = abi32_call(c->fn, c->args, c->nargs, &ret, err, sizeof(err));
+            rc = abi32_call_fn(handle(c), c->args, c->nargs, &ret, err, sizeof(err));
             if (rc == 0 && (uint32_t)ret != want) {
                 snprintf(err, sizeof(err), "returned 0x%08x, a direct call 0x%08x",
                          (unsigned)ret, (unsigned)want);
@@ -99,7 +130,7 @@ int main(int argc, char **argv)
         if (!tap_ok(rc == 0, "%s (%s): cdecl ABI kept, 8 calls with random registers",
                     c->name, c->what))
             tap_diag("%s: %s", c->name, err);
-        rc = unwind32_check(c->fn, c->args, c->nargs, &st, err, sizeof(err));
+        rc = unwind32_check_fn(handle(c), c->args, c->nargs, &st, err, sizeof(err));
         if (!tap_ok(rc == 0 && st.steps > 0 && st.unwinds == st.steps,
                     "%s (%s): CFI right at all %lu instructions executed",
                     c->name, c->what, st.steps))

@@ -3,7 +3,7 @@
  * Runs the functions of layer_probe.pl (built by test/t/82-x86-abi.t)
  * through the 32-bit ABI and CFI checkers, under qemu-i386.
  */
-#include "abi_cdecl.h"
+#include "abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdint.h>
@@ -11,17 +11,20 @@
 uint32_t probe_leave(uint32_t x);
 uint32_t probe_frame(uint32_t x);
 
+typedef uint32_t probe_f(uint32_t x);
+ABI32_SHAPE(probe, probe_f, 1)
+
 /* FN(x) must return x + ADD, keep the cdecl ABI and unwind at every step. */
-static void probe(const char *name, const void *fn, uint32_t x, uint32_t add)
+static void probe(const char *name, struct abi32_fn fn, uint32_t x, uint32_t add)
 {
     char err[512];
     uint64_t ret = 0;
     struct unwind32_stats st;
-    int rc = abi32_call(fn, &x, 1, &ret, err, sizeof(err));
+    int rc = abi32_call_fn(fn, &x, 1, &ret, err, sizeof(err));
     if (!tap_ok(rc == 0 && (uint32_t)ret == x + add, "%s: cdecl ABI kept, returns %u",
                 name, (unsigned)(x + add)))
         tap_diag("%s: %s", name, rc ? err : "wrong result");
-    rc = unwind32_check(fn, &x, 1, &st, err, sizeof(err));
+    rc = unwind32_check_fn(fn, &x, 1, &st, err, sizeof(err));
     if (!tap_ok(rc == 0, "%s: CFI right at all %lu instructions (leave included)",
                 name, st.steps))
         tap_diag("%s: %s", name, err);
@@ -29,8 +32,8 @@ static void probe(const char *name, const void *fn, uint32_t x, uint32_t add)
 
 int main(void)
 {
-    probe("probe_leave", (const void *)probe_leave, 41, 1);
-    probe("probe_frame", (const void *)probe_frame, 41, 2);
-    probe("probe_frame", (const void *)probe_frame, 40, 2);
+    probe("probe_leave", abi32_probe(probe_leave), 41, 1);
+    probe("probe_frame", abi32_probe(probe_frame), 41, 2);
+    probe("probe_frame", abi32_probe(probe_frame), 40, 2);
     return tap_done();
 }

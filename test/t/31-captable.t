@@ -108,7 +108,10 @@ for my $f (@c_files) {
         $n++;
         push @casts, "$f:$n: $line"
             if $line =~ /\(\s*(?:const\s+)?\w+_f\s*\)/             # (block128_f) etc.
-            || $line =~ /\(\s*[\w\s]+\(\s*\*\s*\)\s*\([^()]*\)\s*\)/;  # (void (*)(...))
+            || $line =~ /\(\s*[\w\s]+\(\s*\*\s*\)\s*\([^()]*\)\s*\)/  # (void (*)(...))
+            # (const void *)AES_encrypt: the checkers take typed handles
+            || ($f =~ m{^(?:test/abi32|bench/x86mca)/}
+                && $line =~ /\(\s*(?:const\s+)?void\s*\*\s*\)\s*[A-Za-z_]/);
     }
 }
 ok(@c_files > 20 && !@masks, 'no OPENSSL_ia32cap mask literal in registry.c or bench/')
