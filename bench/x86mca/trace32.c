@@ -62,7 +62,7 @@ static uint32_t eips[MAX_TRACE];
 #define PTR(p) ((uint32_t)(uintptr_t)(p))
 
 static int trace(const char *path, const char *mode, unsigned bits, unsigned bytes,
-                 struct abi32_fn fn, const uint32_t *args, int nargs)
+                 struct code_handle fn, const uint32_t *args, int nargs)
 {
     char err[512];
     size_t n = 0;

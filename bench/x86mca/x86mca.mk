@@ -20,7 +20,7 @@ X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64 $(B32)/native32
 $(B32)/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
-$(B32)/trace32_c.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h
+$(B32)/trace32_c.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -DTRACE_C -c -o $@ $<
 $(B32)/trace32_c: $(B32)/trace32_c.o $(B32_COBJ) $(B32_TRACE)
@@ -42,7 +42,7 @@ $(B32)/native32: $(B32)/native32.o $(LIB)
 	$(CC) -o $@ $^ -ldl
 
 ifneq ($(AES586_VARIANTS),)
-$(B32)/trace32_asm.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h
+$(B32)/trace32_asm.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
 $(B32)/trace32_%: $(B32)/trace32_asm.o $(M32)/%/libcrypto-asm.a $(B32_TRACE)

@@ -4,32 +4,16 @@
  * registry's functions: one handle constructor per prototype shape.  It
  * takes the function with its exact type, so a function of another shape
  * does not compile, and records that shape's argument count, against which
- * module_abi.c checks every argument list it passes.  The one conversion
- * from a function to the address the checkers run is made here.
+ * module_abi.c checks every argument list it passes (test/lib/code_handle.h).
  */
 #ifndef TEST_ABI_TYPED_H
 #define TEST_ABI_TYPED_H
 
-#include <stdio.h>
-#include <string.h>
-
 #include "abi_check.h"
 #include "impl.h"
+#include "../lib/code_handle.h"
 
-struct abi_fn {
-    const void *code;   /* where the checkers enter */
-    int nargs;          /* the prototype's argument count */
-};
-
-#define ABI_SHAPE(shape, type, n) \
-    static inline struct abi_fn abi_##shape(type f) \
-    { \
-        struct abi_fn h = { NULL, n }; \
-        _Static_assert(sizeof(f) == sizeof(h.code), \
-                       "a code address fits a data pointer"); \
-        memcpy(&h.code, &f, sizeof(h.code)); \
-        return h; \
-    }
+#define ABI_SHAPE(shape, type, n) CODE_HANDLE_SHAPE(abi_##shape, type, n)
 
 ABI_SHAPE(sha1_block, sha1_block_f, 3)
 ABI_SHAPE(set_key, casm_aes_set_key_f, 3)
@@ -45,30 +29,20 @@ ABI_SHAPE(ocb, ocb128_f, 8)
 #define ABI_NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* abi_call and unwind_check on a handle; a wrong argument count fails. */
-static inline int abi_nargs_ok(struct abi_fn fn, int nargs, char *err,
-                               size_t errlen)
-{
-    if (nargs == fn.nargs)
-        return 1;
-    snprintf(err, errlen, "%d arguments given to a prototype of %d", nargs,
-             fn.nargs);
-    return 0;
-}
-
-static inline int abi_call_fn(struct abi_fn fn, const uint64_t *args,
+static inline int abi_call_fn(struct code_handle fn, const uint64_t *args,
                               int nargs, uint64_t *ret, char *err,
                               size_t errlen)
 {
-    if (!abi_nargs_ok(fn, nargs, err, errlen))
+    if (!code_handle_nargs_ok(fn, nargs, err, errlen))
         return -1;
     return abi_call(fn.code, args, nargs, ret, err, errlen);
 }
 
-static inline int unwind_check_fn(struct abi_fn fn, const uint64_t *args,
+static inline int unwind_check_fn(struct code_handle fn, const uint64_t *args,
                                   int nargs, struct unwind_stats *st,
                                   char *err, size_t errlen)
 {
-    if (!abi_nargs_ok(fn, nargs, err, errlen))
+    if (!code_handle_nargs_ok(fn, nargs, err, errlen))
         return -1;
     return unwind_check(fn.code, args, nargs, st, err, errlen);
 }

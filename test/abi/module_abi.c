@@ -45,7 +45,7 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
 
     uint64_t args[3] = { (uint64_t)(uintptr_t)&got, (uint64_t)(uintptr_t)data, BLOCKS };
     uint64_t ret;
-    const struct abi_fn fn = abi_sha1_block(im->block);
+    const struct code_handle fn = abi_sha1_block(im->block);
     int rc = abi_call_fn(fn, args, ABI_NARGS(args), &ret, err, sizeof(err));
     if (!tap_ok(rc == 0 && memcmp(&got, &want, 20) == 0,
                 "%ssha1 %s: callee-saved state kept and digest state right",
@@ -70,7 +70,7 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
 }
 
 /* fn(args) single-stepped through the unwind checker. */
-static void check_unwind(const char *label, const char *what, struct abi_fn fn,
+static void check_unwind(const char *label, const char *what, struct code_handle fn,
                          const uint64_t *args, int nargs)
 {
     char err[512];
@@ -91,7 +91,7 @@ static void check_unwind(const char *label, const char *what, struct abi_fn fn,
 }
 
 /* Calls fn(args) through both checkers; `what` names it in the output. */
-static int check_call(const char *label, const char *what, struct abi_fn fn,
+static int check_call(const char *label, const char *what, struct code_handle fn,
                       const uint64_t *args, int nargs, uint64_t *ret)
 {
     char err[512];
@@ -105,7 +105,7 @@ static int check_call(const char *label, const char *what, struct abi_fn fn,
 #define U(p) ((uint64_t)(uintptr_t)(p))
 
 /* fn(args) through both checkers, then out[0..n) against want. */
-static void check_bytes(const char *label, const char *what, struct abi_fn fn,
+static void check_bytes(const char *label, const char *what, struct code_handle fn,
                         const uint64_t *args, int nargs,
                         const unsigned char *out, const unsigned char *want,
                         size_t n)
@@ -150,7 +150,7 @@ static void check_ccm(const char *label, const struct casm_aes_impl *im,
             for (int i = 15; i >= 8 && ++ctr[i] == 0; i--)
                 ;
         }
-        const struct abi_fn fn = abi_ccm64(enc ? im->ccm64_enc : im->ccm64_dec);
+        const struct code_handle fn = abi_ccm64(enc ? im->ccm64_enc : im->ccm64_dec);
         uint64_t a[6] = { U(in + 1), U(out), BLOCKS, U(ek), U(ivec), U(cmac) };
         uint64_t ret;
         snprintf(what, sizeof(what), "aes %s ccm64 %s (across the 64-bit counter wrap)",
@@ -254,7 +254,7 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
         fill(sum, 16, 43);
         uint64_t a[8] = { U(in + 1), U(out), BLOCKS, U(enc ? ek : dk), START,
                           U(off), U(l), U(sum) };
-        const struct abi_fn fn = abi_ocb(enc ? im->ocb_enc : im->ocb_dec);
+        const struct code_handle fn = abi_ocb(enc ? im->ocb_enc : im->ocb_dec);
         snprintf(what, sizeof(what), "aes %s ocb %s (%d blocks from block %d)",
                  im->name, enc ? "encrypt" : "decrypt", BLOCKS, START);
         int rc = abi_call_fn(fn, a, ABI_NARGS(a), &ret, err, sizeof(err));
@@ -337,7 +337,7 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
     if (check_call(label, what, abi_set_key(im->set_decrypt_key), ka, ABI_NARGS(ka), &ret) == 0)
         tap_ok(ret == 0, "%s%s returns 0", label, what);
 
-    const struct abi_fn blocks[2] = { abi_block(im->encrypt), abi_block(im->decrypt) };
+    const struct code_handle blocks[2] = { abi_block(im->encrypt), abi_block(im->decrypt) };
     for (int dir = 0; dir < 2; dir++) {
         uint64_t ba[3] = { U(in + 1), U(out), U(dir ? &dk : &ek) };
         snprintf(what, sizeof(what), "aes %s %s", im->name, dir ? "decrypt" : "encrypt");
@@ -363,7 +363,7 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
         fill(iv, 16, 17);
         uint64_t ca[6] = { U(in + 1), U(out), LEN, U(enc ? &ek : &dk), U(iv), (uint64_t)enc };
         char err[512];
-        const struct abi_fn fn = abi_cbc(im->cbc);
+        const struct code_handle fn = abi_cbc(im->cbc);
         int rc = abi_call_fn(fn, ca, ABI_NARGS(ca), &ret, err, sizeof(err));
         snprintf(what, sizeof(what), "aes %s cbc %s %zu bytes", im->name,
                  enc ? "encrypt" : "decrypt", LEN);

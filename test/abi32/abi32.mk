@@ -15,7 +15,7 @@ $(A32)/trampoline_cdecl.s: test/abi32/trampoline_cdecl.pl $(PERLASM_X86)
 	$(PERL) $< elf $@
 $(A32)/%.o: $(A32)/%.s
 	as --32 --fatal-warnings -o $@ $<
-$(A32)/%.o: test/abi32/%.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/x86asm/corpus.h
+$(A32)/%.o: test/abi32/%.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h test/x86asm/corpus.h
 	@mkdir -p $(@D)
 	$(A32_CC) -c -o $@ $<
 $(A32)/%.S.o: test/abi32/%.S
@@ -54,7 +54,7 @@ endif
 # Every aes-586 variant (test/aes586/aes586.mk, included before this file:
 # AES586_VARIANTS, M32) linked with the checkers: aes586_abi_VARIANT.
 ifneq ($(AES586_VARIANTS),)
-$(A32)/aes586_abi.o: test/abi32/aes586_abi.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h $(GEN_HDRS)
+$(A32)/aes586_abi.o: test/abi32/aes586_abi.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(A32_CC) $(CPPFLAGS_ALL) -c -o $@ $<
 $(BUILD)/test/abi32/aes586_abi_%: $(A32)/aes586_abi.o $(M32)/%/libcrypto-asm.a $(A32_CHECKER)

@@ -70,7 +70,7 @@ static AES_KEY key_out, ref_enc, ref_dec;
 
 #define PTR(p) ((uint32_t)(uintptr_t)(p))
 
-static struct abi32_fn handle(const struct fn *f)
+static struct code_handle handle(const struct fn *f)
 {
     return f->set_key ? abi32_set_key(f->set_key) : f->block ? abi32_block(f->block)
            : abi32_cbc(f->cbc);

@@ -57,7 +57,7 @@ static const struct call calls[] = {
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 
-static struct abi32_fn handle(const struct call *c)
+static struct code_handle handle(const struct call *c)
 {
     switch (c->which) {
     case SUM: return abi32_u32x4(corpus_sum);

@@ -15,7 +15,7 @@ typedef uint32_t probe_f(uint32_t x);
 ABI32_SHAPE(probe, probe_f, 1)
 
 /* FN(x) must return x + ADD, keep the cdecl ABI and unwind at every step. */
-static void probe(const char *name, struct abi32_fn fn, uint32_t x, uint32_t add)
+static void probe(const char *name, struct code_handle fn, uint32_t x, uint32_t add)
 {
     char err[512];
     uint64_t ret = 0;
