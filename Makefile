@@ -203,6 +203,12 @@ include bench/bench.mk
 fresh-check:
 	VECTORS='$(abspath $(VECTORS))' sh tools/fresh-check.sh $(if $(FRESH_KEEP),-k)
 
+# --- OpenSSL 3.0 source, fetched once (apt-get source) into a cache --------
+# Prints the unpacked tree's path; tests that need it call the same script.
+.PHONY: openssl-source
+openssl-source:
+	@sh tools/openssl-source.sh
+
 # --- drop-in run against an OpenSSL 3.0 tree -------------------------------
 # make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
@@ -274,6 +280,7 @@ help:
 	@echo '  uninstall       remove exactly what install wrote'
 	@echo '  dist            a reproducible source tarball with pre-generated assembly'
 	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
+	@echo '  openssl-source  fetch OpenSSL 3.0 source once (apt-get source), print its path'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
 	@echo '  clean           remove build/'
 	@echo 'Variables (make VAR=value):'
