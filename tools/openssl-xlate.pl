@@ -1,0 +1,223 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+# Runs OpenSSL 3.0's own x86_64 perlasm modules through our translator and
+# through OpenSSL's, for each flavour, assembles both with the real
+# assembler and compares the instruction streams.
+#
+#   perl tools/openssl-xlate.pl [--src DIR] [--work DIR] [--flavours LIST]
+#                               [--modules LIST] [--keep-going] [--verbose]
+#
+# --src      an OpenSSL 3.0.x source tree (default: sh tools/openssl-source.sh)
+# --work     scratch directory (default build/openssl-xlate)
+# --flavours comma list of elf,macosx,mingw64,nasm (default all four)
+# --modules  comma list of module names (aes-x86_64, x86_64cpuid, ...) or
+#            paths; default every script under crypto/ and engines/ that
+#            pipes into x86_64-xlate.pl
+#
+# The modules run as OpenSSL's build runs them: from the source root, with
+# CC=gcc in the environment (so they enable their AVX/AVX2/AVX-512 code),
+# as `perl MODULE FLAVOUR OUTPUT`.  Ours runs behind a shadow tree (symlinks
+# to the source) whose crypto/perlasm/x86_64-xlate.pl execs our translator;
+# the source tree itself is never written.
+#
+# One line per module x flavour: PASS, or FAIL and the first reason.  The
+# last line counts them.  Exit 0 when every one passed, 1 otherwise, 2 on a
+# usage or setup error.
+use strict;
+use warnings;
+use Cwd qw(abs_path getcwd);
+use File::Basename qw(basename dirname);
+use File::Path qw(make_path remove_tree);
+use File::Spec;
+use Getopt::Long qw(GetOptionsFromArray);
+
+# Assembler command per flavour ($_[0] source, $_[1] object), with the
+# flavour's disassembler.
+sub flavour_tools {
+    return {
+        elf     => { as => sub { ('as', '--64', '--fatal-warnings', '-o', $_[1], $_[0]) },
+                     dis => sub { ('objdump', '-d', '-r', '--no-show-raw-insn', $_[0]) },
+                     ext => 's', needs => 'as' },
+        macosx  => { as => sub { ('clang', '-target', 'x86_64-apple-macos10.13', '-Werror',
+                                  '-c', '-x', 'assembler', '-o', $_[1], $_[0]) },
+                     dis => sub { ('llvm-objdump', '-d', '-r', '--no-show-raw-insn', $_[0]) },
+                     ext => 's', needs => 'clang' },
+        mingw64 => { as => sub { ('x86_64-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) },
+                     dis => sub { ('objdump', '-d', '-r', '--no-show-raw-insn', $_[0]) },
+                     ext => 's', needs => 'x86_64-w64-mingw32-as' },
+        nasm    => { as => sub { ('nasm', '-f', 'win64', '-Werror', '-o', $_[1], $_[0]) },
+                     dis => sub { ('objdump', '-d', '-r', '--no-show-raw-insn', $_[0]) },
+                     ext => 'asm', needs => 'nasm' },
+    };
+}
+
+sub usage_error {
+    print STDERR "openssl-xlate: $_[0]\n";
+    exit 2;
+}
+
+sub in_path {
+    my ($cmd) = @_;
+    return grep { -x "$_/$cmd" } split /:/, ($ENV{PATH} // '');
+}
+
+# Runs a command, stdin from $in (a file) or /dev/null; returns (status,
+# combined stdout+stderr).
+sub run_capture {
+    my ($env, $dir, @cmd) = @_;
+    my $pid = open(my $fh, '-|');
+    die "fork: $!" unless defined $pid;
+    if ($pid == 0) {
+        open(STDERR, '>&', \*STDOUT);
+        open(STDIN, '<', '/dev/null');
+        chdir $dir or die "chdir $dir: $!" if defined $dir;
+        @ENV{ keys %$env } = values %$env;
+        exec { $cmd[0] } @cmd or die "exec $cmd[0]: $!\n";
+    }
+    local $/;
+    my $out = <$fh> // '';
+    close $fh;
+    return ($?, $out);
+}
+
+sub find_modules {
+    my ($src) = @_;
+    my @found;
+    for my $top (qw(crypto engines)) {
+        my @stack = ("$src/$top");
+        while (my $d = shift @stack) {
+            opendir(my $dh, $d) or next;
+            for my $e (sort readdir $dh) {
+                next if $e =~ /^\./;
+                my $p = "$d/$e";
+                if (-d $p && !-l $p) { push @stack, $p; next }
+                next unless $e =~ /\.pl$/ && $e ne 'x86_64-xlate.pl';
+                open(my $fh, '<', $p) or next;
+                local $/;
+                my $text = <$fh>;
+                push @found, File::Spec->abs2rel($p, $src) if $text =~ /x86_64-xlate\.pl/;
+            }
+        }
+    }
+    return sort @found;
+}
+
+sub module_name { my $n = basename($_[0]); $n =~ s/\.pl$//; return $n }
+
+# A symlink mirror of the source tree in which crypto/perlasm/x86_64-xlate.pl
+# is a two-line shim that execs our translator.
+sub make_shadow {
+    my ($src, $shadow, $ours) = @_;
+    remove_tree($shadow);
+    my ($st, $out) = run_capture({}, undef, 'cp', '-rs', $src, $shadow);
+    usage_error("cannot mirror $src into $shadow: $out") if $st;
+    my $shim = "$shadow/crypto/perlasm/x86_64-xlate.pl";
+    unlink $shim;
+    open(my $fh, '>', $shim) or usage_error("cannot write $shim: $!");
+    print $fh "#!/usr/bin/env perl\nexec(\$^X, '$ours', \@ARGV) or die \"exec $ours: \$!\\n\";\n";
+    close $fh;
+}
+
+# The instruction stream of an object: disassembly without addresses'
+# file header.
+sub instructions {
+    my ($dis, $obj) = @_;
+    my ($st, $out) = run_capture({}, undef, $dis->($obj));
+    return (undef, "disassembly failed: $out") if $st;
+    my @lines = grep { !/file format/ && /\S/ } split /\n/, $out;
+    return (\@lines, '');
+}
+
+# Generate, assemble and disassemble one module x flavour in $root.
+# Returns (instructions, error).
+sub build_one {
+    my ($root, $module, $flavour, $tools, $out_base) = @_;
+    my $t = $tools->{$flavour};
+    my $asm = "$out_base.$t->{ext}";
+    my $obj = "$out_base.o";
+    unlink $asm, $obj;
+    my ($st, $log) = run_capture({ CC => 'gcc' }, $root, $^X, $module, $flavour, $asm);
+    if ($st || !-s $asm) {
+        my ($first) = grep { /\S/ } split /\n/, $log;
+        return (undef, 'translate: ' . ($first // "exit status " . ($st >> 8)));
+    }
+    return (undef, "translate: warning: " . (split /\n/, $log)[0]) if $log =~ /\S/;
+    ($st, $log) = run_capture({}, undef, $t->{as}->($asm, $obj));
+    if ($st || $log =~ /\S/) {
+        my ($first) = grep { /\S/ } split /\n/, $log;
+        return (undef, 'assemble: ' . ($first // 'failed'));
+    }
+    return instructions($t->{dis}, $obj);
+}
+
+sub first_difference {
+    my ($a, $b) = @_;
+    my $n = @$a > @$b ? @$a : @$b;
+    for my $i (0 .. $n - 1) {
+        my ($x, $y) = ($a->[$i] // '<end>', $b->[$i] // '<end>');
+        next if $x eq $y;
+        return "code differs at line " . ($i + 1) . ": OpenSSL '$x', ours '$y'";
+    }
+    return undef;
+}
+
+sub main {
+    my @argv = @_;
+    my %opt = (work => 'build/openssl-xlate', flavours => 'elf,macosx,mingw64,nasm');
+    GetOptionsFromArray(\@argv, \%opt, 'src=s', 'work=s', 'flavours=s', 'modules=s',
+                        'verbose') or usage_error('bad option (see the header of tools/openssl-xlate.pl)');
+    usage_error("unexpected argument '$argv[0]'") if @argv;
+    my $here = dirname(abs_path(__FILE__));
+    my $ours = abs_path("$here/../perlasm/x86_64-xlate.pl");
+    if (!defined $opt{src}) {
+        my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh");
+        chomp $out;
+        usage_error("no OpenSSL source: $out") if $st;
+        $opt{src} = (split /\n/, $out)[-1];
+    }
+    my $src = abs_path($opt{src}) // usage_error("--src $opt{src}: no such directory");
+    usage_error("$src is not an OpenSSL 3.0 tree (no VERSION.dat)") unless -f "$src/VERSION.dat";
+
+    my $tools = flavour_tools();
+    my @flavours = split /,/, $opt{flavours};
+    for my $f (@flavours) {
+        usage_error("unknown flavour '$f' (elf, macosx, mingw64, nasm)") unless $tools->{$f};
+        usage_error("$f needs $tools->{$f}{needs}, which is not installed") unless in_path($tools->{$f}{needs});
+    }
+    my @all = find_modules($src);
+    my @modules = @all;
+    if (defined $opt{modules}) {
+        my %by_name = map { (module_name($_) => $_, $_ => $_) } @all;
+        @modules = map { $by_name{$_} // usage_error("unknown module '$_'") } split /,/, $opt{modules};
+    }
+
+    my $work = $opt{work};
+    make_path($work);
+    $work = abs_path($work);
+    my $shadow = "$work/shadow";
+    make_shadow($src, $shadow, $ours);
+
+    my ($pass, $total) = (0, 0);
+    for my $module (@modules) {
+        my $name = module_name($module);
+        for my $flavour (@flavours) {
+            $total++;
+            make_path("$work/openssl/$flavour", "$work/ours/$flavour");
+            my ($ref, $err_ref) = build_one($src, $module, $flavour, $tools, "$work/openssl/$flavour/$name");
+            my ($got, $err) = build_one($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
+            my $why = !$ref ? "OpenSSL's own translator: $err_ref"
+                    : !$got ? $err
+                    : first_difference($ref, $got);
+            if (defined $why) {
+                printf "FAIL %-22s %-8s %s\n", $name, $flavour, $why;
+            } else {
+                $pass++;
+                printf "PASS %-22s %-8s %d lines\n", $name, $flavour, scalar @$got if $opt{verbose};
+            }
+        }
+    }
+    print "openssl-xlate: $pass of $total module x flavour outputs equal OpenSSL's\n";
+    return $pass == $total ? 0 : 1;
+}
+
+exit main(@ARGV);
