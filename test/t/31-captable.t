@@ -7,7 +7,8 @@
 #     and, compiled, gives every bit the Perl table gives;
 #   - the module scripts hold no capability table or bare bit of their own;
 #   - registry.c and bench/ hold no hand-written OPENSSL_ia32cap mask, and
-#     no C file of crypto/, test/ or bench/ casts a function pointer;
+#     no C file of the tree casts to a function-pointer type or casts what
+#     dlsym returns;
 #   - kat_aes --list and kat_sha1 --list show for each entry exactly the
 #     needs and the force mask its registry entry names, decoded through
 #     the Perl table.
@@ -96,10 +97,21 @@ for my $f (qw(crypto/sha/asm/sha1-x86_64.pl crypto/aes/asm/aesni-x86_64/vaes.pl
 ok(!@stray, 'the module scripts take their bits from Common::IA32Cap') or diag(join("\n", @stray));
 
 # --- no hand-written masks, no function-pointer casts ----------------------
-my @c_files = map { chomp; $_ } `cd $root && find crypto test bench -name '*.[ch]'`;
+# Every C file of the tree (git's list, so a new directory is covered too).
+my @c_files = map { chomp; $_ } `cd $root && git ls-files '*.c' '*.h'`;
+my %text_of = map { $_ => slurp("$root/$_") } @c_files;
+# The function types the tree names: "typedef R NAME(...)" (a function
+# type, cast as "(NAME *)") and "typedef R (*NAME)(...)" (a pointer, "(NAME)").
+my (%fn_type, %fn_ptr);
+for my $text (values %text_of) {
+    $fn_type{$1} = 1 while $text =~ /\btypedef\s+[\w\s\*]+?\b(\w+)\s*\(/g;
+    $fn_ptr{$1}  = 1 while $text =~ /\btypedef\s+[\w\s\*]+?\(\s*\*\s*(\w+)\s*\)\s*\(/g;
+}
+my $type_cast = join '|', map { quotemeta } sort keys %fn_type;
+my $ptr_cast  = join '|', map { quotemeta } sort keys %fn_ptr;
 my (@masks, @casts);
 for my $f (@c_files) {
-    my $text = slurp("$root/$f");
+    my $text = $text_of{$f};
     if ($f eq 'crypto/dispatch/registry.c' || $f =~ m{^bench/}) {
         push @masks, "$f: $1" while $text =~ /("[~:]*0x[0-9a-fA-F]+[^"]*")/g;
     }
@@ -109,6 +121,9 @@ for my $f (@c_files) {
         push @casts, "$f:$n: $line"
             if $line =~ /\(\s*(?:const\s+)?\w+_f\s*\)/             # (block128_f) etc.
             || $line =~ /\(\s*[\w\s]+\(\s*\*\s*\)\s*\([^()]*\)\s*\)/  # (void (*)(...))
+            || ($type_cast ne '' && $line =~ /(?<!sizeof)\(\s*(?:$type_cast)\s*\*\s*\)/)   # (replay_fn *)
+            || ($ptr_cast ne '' && $line =~ /\(\s*(?:const\s+)?(?:$ptr_cast)\s*\)\s*[\w(&]/)
+            || $line =~ /\)\s*dlsym\s*\(/                     # any cast of dlsym's result
             # (const void *)AES_encrypt: the checkers take typed handles
             || ($f =~ m{^(?:test/abi32|bench/x86mca)/}
                 && $line =~ /\(\s*(?:const\s+)?void\s*\*\s*\)\s*[A-Za-z_]/);
@@ -116,7 +131,9 @@ for my $f (@c_files) {
 }
 ok(@c_files > 20 && !@masks, 'no OPENSSL_ia32cap mask literal in registry.c or bench/')
     or diag(join("\n", @masks));
-ok(!@casts, 'no function-pointer cast in crypto/, test/ or bench/')
+ok(keys(%fn_type) + keys(%fn_ptr) > 10 && !@casts,
+   scalar(@c_files) . ' C files, ' . (keys(%fn_type) + keys(%fn_ptr))
+   . ' function typedefs: no function-pointer cast anywhere')
     or diag(join("\n", @casts));
 
 # --- the registry's named needs and masks, against what the programs list --
