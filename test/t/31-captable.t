@@ -11,7 +11,8 @@
 #     dlsym returns;
 #   - kat_aes --list and kat_sha1 --list show for each entry exactly the
 #     needs and the force mask its registry entry names, decoded through
-#     the Perl table.
+#     the Perl table, and a need text (what SKIP messages print) that
+#     names exactly the bits needed.
 use strict;
 use warnings;
 no warnings 'portable';        # 64-bit mask halves
@@ -181,20 +182,25 @@ for my $kind ([ aes => 'kat_aes' ], [ sha1 => 'kat_sha1' ]) {
     while ($reg =~ /static const struct casm_${type}_impl \w+ = \{(.*?)\n\};/sg) {
         my $body = $1;
         my ($name) = $body =~ /\.name = "([^"]+)"/;
-        my ($need) = $body =~ /\.need = CAPSET\(([^)]*)\)/;
+        my ($need) = $body =~ /CAPSET_NEED\(([^)]*)\)/;
         my ($force) = $body =~ /\.force_clear = (.*?),\n/;
         $src{$name} = { need => words_of(split /\s*,\s*/, $need // ''),
                         force => force_words($force) };
     }
-    # NAME<TAB>MASK<TAB>four need words (test/lib/impl_cli.c).
-    my @listed = map { my ($n, $m, $w) = split /\t/; [ $n, $m, [ map { hex } split ' ', $w ] ] }
+    # NAME<TAB>MASK<TAB>four need words<TAB>their names (test/lib/impl_cli.c).
+    my @listed = map { my ($n, $m, $w, $t) = split /\t/; [ $n, $m, [ map { hex } split ' ', $w ], $t ] }
                  split /\n/, `$build/test/$prog --list`;
     ok(@listed > 0, "$prog --list names entries");
     for my $e (@listed) {
-        my ($name, $mask, $need) = @$e;
+        my ($name, $mask, $need, $need_name) = @$e;
         my $s = $src{$name};
         ok($s, "$type $name is an entry of registry.c") or next;
         is("@$need", "@{ $s->{need} }", "$type $name: needs exactly its named capabilities");
+        # The text a SKIP message prints names exactly the bits needed.
+        my $named = eval { words_of(split /\s*,\s*/, $need_name // '') };
+        ok($named && "@$named" eq "@$need",
+           "$type $name: its need text '" . ($need_name // '') . "' names exactly those bits")
+            or diag($@ || 'decoded: ' . join(' ', map { sprintf '%08x', $_ } @{ $named // [] }));
         my $got = decode_mask($mask // '');
         ok(!defined $got ? grep({ !defined } @{ $s->{force} })
                          : ref $got && grep({ defined && "@$_" eq "@$got" } @{ $s->{force} }),
