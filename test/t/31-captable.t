@@ -7,8 +7,9 @@
 #     and, compiled, gives every bit the Perl table gives;
 #   - the module scripts hold no capability table or bare bit of their own;
 #   - registry.c and bench/ hold no hand-written OPENSSL_ia32cap mask, and
-#     no C file of the tree casts to a function-pointer type or casts what
-#     dlsym returns;
+#     no C file of the tree casts to a function-pointer type, casts a
+#     function the build's objects define to an object pointer, or casts
+#     what dlsym returns;
 #   - kat_aes --list and kat_sha1 --list show for each entry exactly the
 #     needs and the force mask its registry entry names, decoded through
 #     the Perl table, and a need text (what SKIP messages print) that
@@ -108,6 +109,10 @@ for my $text (values %text_of) {
     $fn_type{$1} = 1 while $text =~ /\btypedef\s+[\w\s\*]+?\b(\w+)\s*\(/g;
     $fn_ptr{$1}  = 1 while $text =~ /\btypedef\s+[\w\s\*]+?\(\s*\*\s*(\w+)\s*\)\s*\(/g;
 }
+# The functions the tree defines (C and assembly, every build's objects),
+# for casts of a function's name to an object pointer.
+my %fn_name = map { (split ' ')[0] => 1 } grep { (split ' ')[1] =~ /^[TtW]$/ }
+    split /\n/, `find $build -name '*.o' -print0 | xargs -0 nm -P --defined-only 2>/dev/null`;
 my $type_cast = join '|', map { quotemeta } sort keys %fn_type;
 my $ptr_cast  = join '|', map { quotemeta } sort keys %fn_ptr;
 my (@masks, @casts);
@@ -126,15 +131,14 @@ for my $f (@c_files) {
             || ($ptr_cast ne '' && $line =~ /\(\s*(?:const\s+)?(?:$ptr_cast)\s*\)\s*[\w(&]/)
             || $line =~ /\)\s*dlsym\s*\(/                     # any cast of dlsym's result
             # (const void *)AES_encrypt: the checkers take typed handles
-            || ($f =~ m{^(?:test/abi32|bench/x86mca)/}
-                && $line =~ /\(\s*(?:const\s+)?void\s*\*\s*\)\s*[A-Za-z_]/);
+            || ($line =~ /\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?(\w+)/ && $fn_name{$1});
     }
 }
 ok(@c_files > 20 && !@masks, 'no OPENSSL_ia32cap mask literal in registry.c or bench/')
     or diag(join("\n", @masks));
-ok(keys(%fn_type) + keys(%fn_ptr) > 10 && !@casts,
+ok(keys(%fn_type) + keys(%fn_ptr) > 10 && keys(%fn_name) > 100 && !@casts,
    scalar(@c_files) . ' C files, ' . (keys(%fn_type) + keys(%fn_ptr))
-   . ' function typedefs: no function-pointer cast anywhere')
+   . ' function typedefs, ' . keys(%fn_name) . ' functions: no function-pointer cast anywhere')
     or diag(join("\n", @casts));
 
 # --- the registry's named needs and masks, against what the programs list --
