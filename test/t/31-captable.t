@@ -111,7 +111,7 @@ for my $text (values %text_of) {
 }
 # The functions the tree defines (C and assembly, every build's objects),
 # for casts of a function's name to an object pointer.
-my %fn_name = map { (split ' ')[0] => 1 } grep { (split ' ')[1] =~ /^[TtW]$/ }
+my %fn_name = map { /^(\S+) [TtW] / ? ($1 => 1) : () }
     split /\n/, `find $build -name '*.o' -print0 | xargs -0 nm -P --defined-only 2>/dev/null`;
 my $type_cast = join '|', map { quotemeta } sort keys %fn_type;
 my $ptr_cast  = join '|', map { quotemeta } sort keys %fn_ptr;
