@@ -24,7 +24,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../perlasm/lib";
+use Common::IA32Cap;
 use File::Temp qw(tempdir);
 use Capture qw(capture);
 use ImplRuns qw(result registry finish);
@@ -33,11 +34,8 @@ my $build = $ENV{BUILD} // 'build';
 my $root  = "$FindBin::Bin/../..";
 my $bench = "$build/bench/bench";
 my $dir   = tempdir(CLEANUP => 1);
-# OpenSSL's table-based path; entries that need no CPU feature and are not
-# already measured under it get an extra OpenSSL column on that path.
-my $table_mask = '~0x200020200000000:~0';
-# Clears AES-NI (word 1 bit 25) for the skip check.
-my $no_aesni = '~0x200000000000000';
+# Clears AES-NI for the skip check.
+my $no_aesni = Common::IA32Cap::clear_mask('aesni');
 my @tiny = ('--quick', '--mode', 'cbc-enc', '--size', '1024', '--keybits', '128');
 
 unless (result(-x $bench, "$bench exists (make bench-bin)")) {
@@ -192,6 +190,10 @@ sub check_csv {
 }
 
 my %aes_entry = map { $_->[0] => $_ } @{ $registry{aes} };
+# OpenSSL's table-based path is the mask of the registry's x86_64 entry;
+# entries that need no CPU feature and are not already measured under it
+# get an extra OpenSSL column on that path.
+my $table_mask = ($aes_entry{x86_64} // [])->[1] // '';
 sub table_column {
     my ($name) = @_;
     my $e = $aes_entry{$name};
