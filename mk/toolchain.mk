@@ -25,6 +25,7 @@ QEMU_I386    ?= qemu-i386
 QEMU_X86_64  ?= qemu-x86_64
 WINE64       ?= /usr/lib/wine/wine64
 GNUPLOT      ?= gnuplot
+GDB          ?= gdb
 
 # have_cmd WORDS: "yes" when the first word of WORDS is a command.
 have_cmd = $(if $(shell command -v $(firstword $(1)) 2>/dev/null),yes)
@@ -46,6 +47,8 @@ HAVE_QEMU_I386    := $(call have_cmd,$(QEMU_I386))
 HAVE_QEMU_X86_64  := $(call have_cmd,$(QEMU_X86_64))
 HAVE_WINE64  := $(if $(wildcard $(WINE64)),yes,$(call have_cmd,$(WINE64)))
 HAVE_GNUPLOT := $(call have_cmd,$(GNUPLOT))
+# The CPU-model matrix drives gdb through its Python API.
+HAVE_GDB     := $(shell $(GDB) -nx -batch -ex 'python import gdb' >/dev/null 2>&1 && echo yes)
 # The ELF unwind checker links libunwind-ptrace.
 LIBUNWIND_LIB  := libunwind-ptrace
 HAVE_LIBUNWIND := $(shell $(CC) $$(pkg-config --cflags libunwind-ptrace 2>/dev/null) -include libunwind-ptrace.h \
@@ -59,7 +62,7 @@ HAVE_WIN64 := $(and $(HAVE_MINGW64),$(HAVE_NASM))
 # Each tool: the variable naming it, the Debian package, what needs it.
 # The name is the HAVE_ variable's suffix.
 TOOLCHAIN := CC32 NASM MINGW64 MINGW32 CLANG FUZZ LLVM_OBJDUMP LLVM_MCA QEMU_I386 \
-             QEMU_X86_64 WINE64 GNUPLOT LIBUNWIND LIBCRYPTO_A
+             QEMU_X86_64 WINE64 GNUPLOT GDB LIBUNWIND LIBCRYPTO_A
 tool_CC32         := CC32 gcc-multilib the 32-bit library (build/m32), the aes-586 and 32-bit layer programs and checkers
 tool_NASM         := NASM nasm the nasm (Win64) and win32n flavours' objects
 tool_MINGW64      := MINGW64_CC gcc-mingw-w64-x86-64 the Win64 test programs
@@ -72,6 +75,7 @@ tool_QEMU_I386    := QEMU_I386 qemu-user running the 32-bit programs
 tool_QEMU_X86_64  := QEMU_X86_64 qemu-user the CPU-model runs
 tool_WINE64       := WINE64 wine64 running the Win64 programs
 tool_GNUPLOT      := GNUPLOT gnuplot-nox the benchmark plot
+tool_GDB          := GDB gdb the internal paths of the CPU-model matrix
 tool_LIBUNWIND    := LIBUNWIND_LIB libunwind-dev the ELF unwind checker
 tool_LIBCRYPTO_A  := LIBCRYPTO_A libssl-dev comparisons with OpenSSL's own objects (libcrypto.a)
 tool_var  = $(word 1,$(tool_$(1)))

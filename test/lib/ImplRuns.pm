@@ -7,10 +7,12 @@ package ImplRuns;
 use strict;
 use warnings;
 use Exporter 'import';
+use File::Temp ();
+use POSIX ();
 use Time::HiRes qw(time);
 use ChildTap;
 
-our @EXPORT_OK = qw(result registry run_child mask_env describe_mask finish in_path);
+our @EXPORT_OK = qw(result registry run_child run_children set_env mask_env describe_mask finish in_path);
 
 my ($count, $failed) = (0, 0);
 
@@ -70,10 +72,7 @@ sub run_child {
     my $tap = ChildTap->new;
     {
         local %ENV = %ENV;
-        for my $k (keys %$env) {
-            if (defined $env->{$k}) { $ENV{$k} = $env->{$k} }
-            else                    { delete $ENV{$k} }
-        }
+        set_env($env);
         my $pid = open(my $fh, '-|');
         die "fork: $!\n" unless defined $pid;
         if (!$pid) {
@@ -87,6 +86,70 @@ sub run_child {
     printf "    # %.1f s\n", time - $t0;
     my ($ok, $name, $directive) = $tap->verdict($desc, $status);
     return result($ok, $name, $directive);
+}
+
+# {VAR => value-or-undef} applied to %ENV (undef deletes VAR).
+sub set_env {
+    my ($env) = @_;
+    for my $k (keys %$env) {
+        if (defined $env->{$k}) { $ENV{$k} = $env->{$k} }
+        else                    { delete $ENV{$k} }
+    }
+}
+
+# run_children(JOBS, [DESC, {env}, CMD...], ...): run_child for each, with
+# up to JOBS of them running at once, each one's output kept in a file
+# until it is shown; they are shown, and counted, in the order given.
+# Returns their results (true for a pass) in that order.
+sub run_children {
+    my ($jobs, @specs) = @_;
+    my $dir = File::Temp::tempdir(CLEANUP => 1);
+    my (%running, @state);
+    my ($next, $shown) = (0, 0);
+    my @ok;
+    while ($shown < @specs) {
+        while ($next < @specs && keys(%running) < $jobs) {
+            my ($desc, $env, @cmd) = @{ $specs[$next] };
+            if (!-x $cmd[0]) {
+                $state[$next++] = { missing => 1, status => -1 };
+                next;
+            }
+            my $log = "$dir/$next";
+            my $pid = fork() // die "fork: $!\n";
+            if (!$pid) {
+                set_env($env);
+                open STDOUT, '>', $log or POSIX::_exit(126);
+                open STDERR, '>&', \*STDOUT or POSIX::_exit(126);
+                { exec @cmd }
+                print STDERR "exec $cmd[0]: $!\n";
+                POSIX::_exit(127);
+            }
+            $state[$next] = { log => $log, t0 => time };
+            $running{$pid} = $next++;
+        }
+        while (defined $state[$shown] && defined $state[$shown]{status}) {
+            my ($desc, undef, @cmd) = @{ $specs[$shown] };
+            my $s = $state[$shown++];
+            if ($s->{missing}) {
+                push @ok, result(0, "$desc: $cmd[0] is missing (run make tests)");
+                next;
+            }
+            print "# Subtest: $desc\n";
+            my $tap = ChildTap->new;
+            open(my $fh, '<', $s->{log}) or die "$s->{log}: $!\n";
+            $tap->line($_) while <$fh>;
+            close $fh;
+            printf "    # %.1f s\n", $s->{t1} - $s->{t0};
+            my ($ok, $name, $directive) = $tap->verdict($desc, $s->{status});
+            push @ok, result($ok, $name, $directive);
+        }
+        last if $shown >= @specs;
+        my $pid = wait;
+        die "run_children: no child to wait for\n" if $pid < 0;
+        my $i = delete $running{$pid} // next;
+        @{ $state[$i] }{qw(status t1)} = ($?, time);
+    }
+    return @ok;
 }
 
 # The full path of a command on PATH, or undef.

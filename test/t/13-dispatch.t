@@ -1,73 +1,242 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# Dispatch on CPUs this machine is not: build/test/kat_sha1 and kat_aes run
-# under qemu-x86_64 -cpu MODEL.  For each model the capability words the
-# library sees (build/test/capdump, run under the same model) decide which
-# implementation must be chosen: the first in the registry whose needs are
-# met.  Each run checks that the dispatcher names it and that every vector
-# passes through it and through the public entry points (SHA1() over the
-# assembly sha1_block_data_order; AES_* when that implementation provides
-# them).  Natively too, with OPENSSL_ia32cap unset.  SKIP when
-# qemu-x86_64 (qemu-user) is missing.
+# The CPU-model matrix: every test program with an implementation registry
+# (kat_sha1, kat_aes, kat_modes) natively, natively with AVX-512F masked,
+# and under qemu-x86_64 -cpu MODEL for the models of @MODELS.  For each run
+# the capability words the library sees (build/test/capdump, run the same
+# way) decide
+#   - which registry entry each program's dispatcher must choose (the
+#     first whose needs are met): PROG --impl THAT --expect-dispatch checks
+#     the choice and passes every vector through it;
+#   - which path each assembly entry point must take inside itself
+#     (aesni-x86_64's zmm, ymm or xmm sections; sha1_block_data_order's
+#     variant), by the rules ARCHITECTURE.md gives, written here from the
+#     capability names: build/test/cpu_paths makes one call of each under
+#     gdb (test/lib/PathTrace.pm) and the path it entered is compared.
+# The matrix is written to build/test/cpu-matrix.txt and printed.
+#
+# qemu-x86_64 7.2 computes vaesenc/vaesdec on ymm wrongly (lane 1 from
+# lane 0's state; build/test/vaes_lanes shows it in four instructions).
+# When `-cpu max` fails that check, the known answers for max run under
+# max,-vaes, and a SKIP names the reason; the traced paths still run
+# under max itself, since they do not depend on the arithmetic.
+#
+# SKIP: the models without qemu-x86_64 (qemu-user); the traced paths
+# without gdb.  The 32-bit archive's matrix (qemu-i386) is not here yet.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
-use ImplRuns qw(result registry run_child finish);
+use lib "$FindBin::Bin/../../perlasm/lib";
+use Common::IA32Cap;
+use ImplRuns qw(result registry run_child run_children set_env finish);
+use PathTrace;
 use Toolchain qw(tool missing);
 
 my $build = $ENV{BUILD} // 'build';
 $ENV{VECTORS} //= '../shared/vectors';
 my $capdump = "$build/test/capdump";
-my %registry = map { $_ => [ registry("$build/test/$_") ] } qw(kat_sha1 kat_aes);
+my @PROGS = qw(kat_sha1 kat_aes kat_modes);
+# Nehalem: SSSE3, no AES-NI.  Westmere: AES-NI.  SandyBridge: AVX.
+# Haswell and Skylake-Client: AVX2 and BMI.  EPYC-Rome: the same under
+# qemu 7.2's TCG (its SHA-NI is not emulated).  max: VAES without
+# VPCLMULQDQ or AVX-512, a mix no real CPU has, which the width choice
+# must handle.
+my @MODELS = qw(Nehalem Westmere SandyBridge Haswell Skylake-Client EPYC-Rome max);
+my %CAP = Common::IA32Cap::word_bit_pairs();
 
-# What the library would pick given capability words.
-sub expected {
-    my ($prog, @caps) = @_;
+my %registry = map { $_ => [ registry("$build/test/$_") ] } @PROGS;
+
+sub has {
+    my ($caps, @names) = @_;
+    return !grep { !($caps->[ $CAP{$_}[0] ] >> $CAP{$_}[1] & 1) } @names;
+}
+
+# What the library's dispatcher picks given capability words.
+sub expected_entry {
+    my ($prog, $caps) = @_;
     for my $e (@{ $registry{$prog} }) {
         my @need = @{ $e->[2] };
-        return $e->[0] unless grep { ($caps[$_] & $need[$_]) != $need[$_] } 0 .. $#need;
+        return $e->[0] unless grep { ($caps->[$_] & $need[$_]) != $need[$_] } 0 .. $#need;
     }
     return undef;
 }
 
-sub caps_under {
-    my (@prefix) = @_;
-    local $ENV{OPENSSL_ia32cap};
-    delete $ENV{OPENSSL_ia32cap};
-    my $out = `@prefix $capdump 2>/dev/null`;
-    return map { hex } split ' ', ($out // '');
+# What each cpu_paths call must enter: aesni-x86_64 takes zmm with VAES
+# and AVX-512 F/BW/VL, else ymm with VAES and AVX2, else xmm; XTS also
+# needs VPCLMULQDQ for a wide path, OCB has no zmm path; without AES-NI
+# the calls are not made ('-').  sha1_block_data_order takes the first
+# variant whose features are all present.
+sub expected_paths {
+    my ($caps) = @_;
+    my $zmm = has($caps, qw(avx512f avx512bw avx512vl vaes));
+    my $ymm = has($caps, qw(avx2 vaes));
+    my $clmul = has($caps, 'vpclmulqdq');
+    my $block = $zmm ? 'zmm' : $ymm ? 'ymm' : 'xmm';
+    my $xts = $clmul ? $block : 'xmm';
+    my %p = (ecb_enc => $block, ecb_dec => $block, cbc_dec => $block, ctr32 => $block,
+             xts_enc => $xts, xts_dec => $xts, ocb_enc => $ymm ? 'ymm' : 'xmm');
+    $p{ocb_dec} = $p{ocb_enc};
+    %p = map { $_ => '-' } keys %p unless has($caps, 'aesni');
+    $p{sha1} = has($caps, qw(sha ssse3))                  ? 'shaext'
+             : has($caps, qw(avx2 bmi1 bmi2 avx ssse3))   ? 'avx2'
+             : has($caps, qw(avx ssse3))                  ? 'avx'
+             : has($caps, 'ssse3')                        ? 'ssse3'
+             :                                              'x86_64';
+    return \%p;
 }
 
-my @runs = ([ 'native', [] ]);
-my $qemu = tool('QEMU_X86_64');
-# Westmere: SSSE3 and AES-NI, no AVX; Haswell: AVX2 + BMI, no SHA-NI and
-# no VAES (if qemu's TCG can run them); qemu64: no SSSE3 and no AES-NI, so
-# the integer SHA-1 and the table AES.
-push @runs, map { [ "qemu -cpu $_", [ $qemu, '-cpu', $_ ] ] } qw(Westmere Haswell qemu64)
-    if $qemu;
+sub caps_under {
+    my ($prefix, $env) = @_;
+    local %ENV = %ENV;
+    set_env($env);
+    my $out = `@$prefix $capdump 2>/dev/null`;
+    return [ map { hex } split ' ', ($out // '') ];
+}
 
-my %picked;
-for my $run (@runs) {
-    my ($where, $prefix) = @$run;
-    my @caps = caps_under(@$prefix);
-    next unless result(@caps == 4, "$where: capability words read ("
-                       . join(' ', map { sprintf '%08x', $_ } @caps) . ')');
-    for my $prog (qw(kat_sha1 kat_aes)) {
-        my $want = expected($prog, @caps);
-        next unless result(defined $want, "$where: $prog has an implementation for this CPU");
-        $picked{$prog}{$want}++;
-        run_child("$where: $prog dispatch picks $want and all vectors pass",
-                  { OPENSSL_ia32cap => undef }, @$prefix, "$build/test/$prog",
-                  '--impl', $want, '--expect-dispatch');
+# Parallel jobs: the CPUs online, at most 4 (each job is one CPU's work).
+sub jobs {
+    my ($n) = `getconf _NPROCESSORS_ONLN 2>/dev/null` =~ /(\d+)/;
+    return !$n ? 1 : $n > 4 ? 4 : $n;
+}
+
+sub words { return join ' ', map { sprintf '%08x', $_ } @{ $_[0] } }
+
+# OPENSSL_ia32cap clearing one capability of words 2-3 (V1's halves).
+sub mask_clearing {
+    my ($name) = @_;
+    my ($w, $b) = @{ $CAP{$name} };
+    die "mask_clearing: $name is not in words 2-3\n" unless $w >= 2;
+    return sprintf ':~0x%x', 1 << (32 * ($w - 2) + $b);
+}
+
+my $qemu = tool('QEMU_X86_64');
+my $gdb = tool('GDB');
+my $unset = { OPENSSL_ia32cap => undef };
+my @runs = ({ name => 'native', prefix => [], env => $unset });
+my $native_caps = caps_under([], $unset);
+if (has($native_caps, 'avx512f')) {
+    my $m = mask_clearing('avx512f');
+    push @runs, { name => "native $m", prefix => [], env => { OPENSSL_ia32cap => $m } };
+} else {
+    result(1, 'native with AVX-512F masked', 'SKIP this CPU has no AVX-512F');
+}
+push @runs, map { { name => $_, prefix => [ $qemu, '-cpu', $_ ], env => $unset } } @MODELS
+    if $qemu;
+result(1, 'CPU models ' . join(', ', @MODELS), 'SKIP ' . missing('QEMU_X86_64')) unless $qemu;
+
+# The VEX.256 AES rounds natively (must hold on any VAES CPU) and under
+# -cpu max; which of the latter fail decides how max's known answers run.
+my $lanes = "$build/test/vaes_lanes";
+run_child('native: vaesenc/vaesdec/...last on ymm work lane by lane', $unset, $lanes);
+my ($max) = grep { $_->{name} eq 'max' } @runs;
+if ($max) {
+    my @out = `$qemu -cpu max $lanes 2>&1`;
+    my $st = $?;
+    my @bad = map { /^not ok \d+ - (v\w+) ymm/ ? $1 : () } @out;
+    if ($st == 0) {
+        result(1, 'qemu -cpu max: the VEX.256 AES rounds work lane by lane');
+    } elsif (($st & 127) == 0 && @bad && @bad == grep { /^not ok/ } @out) {
+        (my $version = `$qemu --version`) =~ s/\n.*//s;
+        print map { "# $_" } grep { /^(not ok|#)/ } @out;
+        result(1, 'max: known answers with VAES',
+               "SKIP $version computes @bad on ymm wrongly (build/test/vaes_lanes under "
+               . '-cpu max; test/README.md): the known answers run under max,-vaes');
+        $max->{kat_prefix} = [ $qemu, '-cpu', 'max,-vaes' ];
+        $max->{kat_note} = 'max,-vaes';
+    } else {
+        result(0, "qemu -cpu max $lanes: an unexpected failure (status $st)");
+        print map { "# $_" } @out;
     }
 }
+
+my ($where, $where_err);
+if ($gdb) {
+    ($where, $where_err) = PathTrace::sections("$build/test/cpu_paths");
+    result(!defined $where_err, 'cpu_paths: every entry point\'s paths found in its code')
+        or print "# $where_err\n";
+} else {
+    result(1, 'internal paths of the assembly entry points', 'SKIP ' . missing('GDB'));
+}
+my @calls = map { chomp; [ split /\t/ ] } `$build/test/cpu_paths --list`;
+result(@calls > 0 || !-e "$build/obj/asm/aesni-x86_64.o", 'cpu_paths --list names its calls');
+my $trace_dir = "$build/test/cpu-matrix.d";
+mkdir $trace_dir;
+
+# Every run's known answers as one list of jobs, two or more at a time.
+my (%picked, @rows, @jobs);
+for my $run (@runs) {
+    my ($name, $prefix, $env) = @$run{qw(name prefix env)};
+    my $caps = caps_under($prefix, $env);
+    my $row = { run => $name, caps => $caps, run_spec => $run };
+    push @rows, $row;
+    next unless $row->{ok} = result(@$caps == 4, "$name: capability words read (" . words($caps) . ')');
+    my $kat_prefix = $run->{kat_prefix} // $prefix;
+    my $kat_caps = $run->{kat_prefix} ? caps_under($kat_prefix, $env) : $caps;
+    my $kat_name = $run->{kat_note} // $name;
+    $row->{kats} = 'pass';
+    for my $prog (@PROGS) {
+        my $want = expected_entry($prog, $kat_caps);
+        $row->{$prog} = $want // 'none';
+        next unless result(defined $want, "$kat_name: $prog has an implementation for this CPU");
+        $picked{$prog}{$want}++;
+        push @jobs, [ $row, "$kat_name: $prog dispatch picks $want and all vectors pass",
+                      $env, @$kat_prefix, "$build/test/$prog", '--impl', $want, '--expect-dispatch' ];
+    }
+}
+my @passed = run_children(jobs(), map { [ @$_[1 .. $#$_] ] } @jobs);
+for my $i (0 .. $#jobs) {
+    $jobs[$i][0]{kats} = 'FAIL' unless $passed[$i];
+}
+$_->{kats} .= " ($_->{run_spec}{kat_note})" for grep { $_->{kats} && $_->{run_spec}{kat_note} } @rows;
+
+# The internal paths, one traced run of cpu_paths per row.
+for my $row (grep { $_->{ok} && $where && @calls } @rows) {
+    my ($name, $prefix, $env) = @{ $row->{run_spec} }{qw(name prefix env)};
+    (my $file = $name) =~ s/\W+/_/g;
+    my ($paths, $err);
+    {
+        local %ENV = %ENV;
+        set_env($env);
+        ($paths, $err) = PathTrace::trace(prog => "$build/test/cpu_paths", where => $where,
+                                          calls => \@calls, prefix => $prefix, gdb => $gdb,
+                                          out => "$trace_dir/$file");
+    }
+    if (!$paths) {
+        result(0, "$name: the internal paths traced");
+        print map { "# $_\n" } split /\n/, $err;
+        next;
+    }
+    my $want = expected_paths($row->{caps});
+    $row->{paths} = $paths;
+    my @wrong = grep { $paths->{ $_->[0] } ne $want->{ $_->[0] } } @calls;
+    result(!@wrong, "$name: each entry point took the path the capability bits demand")
+        or print map { "#   $_->[0] ($_->[1]): took $paths->{$_->[0]}, expected $want->{$_->[0]}\n" } @wrong;
+}
+
 if ($qemu) {
-    for my $prog (qw(kat_sha1 kat_aes)) {
+    for my $prog (@PROGS) {
         my @seen = sort keys %{ $picked{$prog} // {} };
         result(@seen >= 3, "$prog: the runs exercised at least three implementations (@seen)");
     }
-} else {
-    result(1, 'dispatch under older CPU models', 'SKIP ' . missing('QEMU_X86_64'));
 }
+
+# The matrix: one row per run.
+my @cols = (['run', sub { $_[0]{run} }], ['capability words', sub { words($_[0]{caps}) }],
+            (map { my $p = $_; [ $p, sub { $_[0]{$p} // '?' } ] } @PROGS),
+            (map { my $c = $_->[0]; [ $c, sub { $_[0]{paths} ? $_[0]{paths}{$c} : '?' } ] } @calls),
+            ['known answers', sub { $_[0]{kats} // '?' }]);
+my @table = ([ map { $_->[0] } @cols ], map { my $r = $_; [ map { $_->[1]->($r) } @cols ] } @rows);
+my @width = map { my $i = $_; (sort { $b <=> $a } map { length $_->[$i] } @table)[0] } 0 .. $#cols;
+my @lines = map { my $r = $_; join('  ', map { sprintf '%-*s', $width[$_], $r->[$_] } 0 .. $#cols) =~ s/\s+$//r } @table;
+my $text = "# CPU-model matrix (test/t/13-dispatch.t): per run, the capability words,\n"
+         . "# the registry entry each program's dispatcher chose, and the path each\n"
+         . "# assembly entry point took inside itself ('-': not called, no AES-NI).\n"
+         . join('', map { "$_\n" } @lines);
+my $out = "$build/test/cpu-matrix.txt";
+open(my $fh, '>', "$out.tmp") or die "$out.tmp: $!\n";
+print $fh $text;
+close $fh or die "$out.tmp: $!\n";
+rename "$out.tmp", $out or die "$out: $!\n";
+print map { "# $_\n" } split /\n/, $text;
 finish();

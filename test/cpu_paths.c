@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Calls, once each and in a fixed order, every assembly entry point that
+ * chooses its own code path from OPENSSL_ia32cap_P: aesni-x86_64's ECB,
+ * CBC decryption, CTR32, XTS and OCB (zmm, ymm or xmm inside the function)
+ * and sha1-x86_64's sha1_block_data_order (SHA-NI, AVX2, AVX, SSSE3 or
+ * integer).  Each input is long enough for the widest path.  The program
+ * computes nothing worth checking: test/t/13-dispatch.t runs it under a
+ * debugger (test/lib/PathTrace.pm) and records which internal path each
+ * call entered.
+ *
+ *   cpu_paths          the calls, one "ok" line each
+ *   cpu_paths --list   NAME<TAB>ENTRY-SYMBOL per call, in call order
+ *
+ * The AES-NI calls are left out (one SKIP line) on a CPU without AES-NI.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cpuid/capset.h"
+#include "impl.h"
+#include "lib/tap.h"
+#ifdef CASM_AESNI_ASM
+#include "aes/aesni_x86_64.h"
+#endif
+#ifdef CASM_SHA1_ASM
+#include <openssl/sha.h>
+#endif
+
+enum { BLOCKS = 64 };   /* above every mode's wide threshold */
+
+#if defined(CASM_AESNI_ASM) || defined(CASM_SHA1_ASM)
+static unsigned char in[BLOCKS * 16];
+#endif
+#ifdef CASM_AESNI_ASM
+static unsigned char out[BLOCKS * 16], iv[16], tag[16], ocb_l[64][16];
+static AES_KEY enc_key, dec_key;
+
+static void keys(void)
+{
+    static const unsigned char k[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    aesni_set_encrypt_key(k, 128, &enc_key);
+    aesni_set_decrypt_key(k, 128, &dec_key);
+}
+static void ecb_enc(void) { aesni_ecb_encrypt(in, out, sizeof(in), &enc_key, 1); }
+static void ecb_dec(void) { aesni_ecb_encrypt(in, out, sizeof(in), &dec_key, 0); }
+static void cbc_dec(void) { aesni_cbc_encrypt(in, out, sizeof(in), &dec_key, iv, 0); }
+static void ctr32(void) { aesni_ctr32_encrypt_blocks(in, out, BLOCKS, &enc_key, iv); }
+static void xts_enc(void) { aesni_xts_encrypt(in, out, sizeof(in), &enc_key, &enc_key, iv); }
+static void xts_dec(void) { aesni_xts_decrypt(in, out, sizeof(in), &dec_key, &enc_key, iv); }
+static void ocb_enc(void) { aesni_ocb_encrypt(in, out, BLOCKS, &enc_key, 1, iv, ocb_l, tag); }
+static void ocb_dec(void) { aesni_ocb_decrypt(in, out, BLOCKS, &dec_key, 1, iv, ocb_l, tag); }
+#endif
+#ifdef CASM_SHA1_ASM
+static void sha1(void)
+{
+    SHA_CTX c;
+    memset(&c, 0, sizeof(c));
+    sha1_block_data_order(&c, in, BLOCKS);
+}
+#endif
+
+struct call { const char *name, *symbol; int aesni; void (*fn)(void); };
+
+static const struct call calls[] = {
+#ifdef CASM_AESNI_ASM
+    { "ecb_enc", "aesni_ecb_encrypt", 1, ecb_enc },
+    { "ecb_dec", "aesni_ecb_encrypt", 1, ecb_dec },
+    { "cbc_dec", "aesni_cbc_encrypt", 1, cbc_dec },
+    { "ctr32", "aesni_ctr32_encrypt_blocks", 1, ctr32 },
+    { "xts_enc", "aesni_xts_encrypt", 1, xts_enc },
+    { "xts_dec", "aesni_xts_decrypt", 1, xts_dec },
+    { "ocb_enc", "aesni_ocb_encrypt", 1, ocb_enc },
+    { "ocb_dec", "aesni_ocb_decrypt", 1, ocb_dec },
+#endif
+#ifdef CASM_SHA1_ASM
+    { "sha1", "sha1_block_data_order", 0, sha1 },
+#endif
+    { NULL, NULL, 0, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (const struct call *c = calls; c->name != NULL; c++)
+            printf("%s\t%s\n", c->name, c->symbol);
+        return 0;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s [--list]\n", argv[0]);
+        return 2;
+    }
+    if (calls[0].name == NULL)
+        tap_skip_all("built without the assembly modules (NO_ASM=1)");
+    static const unsigned int aesni[4] = CAPSET(AESNI);
+    int have_aesni = casm_cpu_has(aesni);
+#ifdef CASM_AESNI_ASM
+    if (have_aesni)
+        keys();
+#endif
+    for (const struct call *c = calls; c->name != NULL; c++) {
+        if (c->aesni && !have_aesni) {
+            tap_skip("this CPU has no AES-NI", "%s", c->name);
+            continue;
+        }
+        c->fn();
+        tap_ok(1, "%s called", c->name);
+    }
+    return tap_done();
+}
