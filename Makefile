@@ -196,9 +196,11 @@ test-deps:
 	@sh tools/install-test-deps.sh
 
 # Tools first: some test programs are only built when their libraries exist.
+# The last lines say which SIMD paths this host ran natively, pass or fail.
 test: test-deps
 	$(MAKE) all
-	BUILD=$(BUILD) VECTORS=$(VECTORS) prove -v test/t/
+	BUILD=$(BUILD) VECTORS=$(VECTORS) prove -v test/t/; status=$$?; \
+	  $(PERL) tools/native-paths.pl $(BUILD); exit $$status
 
 # --- benchmark -------------------------------------------------------------
 include bench/bench.mk
