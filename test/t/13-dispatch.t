@@ -102,21 +102,13 @@ sub jobs {
 
 sub words { return join ' ', map { sprintf '%08x', $_ } @{ $_[0] } }
 
-# OPENSSL_ia32cap clearing one capability of words 2-3 (V1's halves).
-sub mask_clearing {
-    my ($name) = @_;
-    my ($w, $b) = @{ $CAP{$name} };
-    die "mask_clearing: $name is not in words 2-3\n" unless $w >= 2;
-    return sprintf ':~0x%x', 1 << (32 * ($w - 2) + $b);
-}
-
 my $qemu = tool('QEMU_X86_64');
 my $gdb = tool('GDB');
 my $unset = { OPENSSL_ia32cap => undef };
 my @runs = ({ name => 'native', prefix => [], env => $unset });
 my $native_caps = caps_under([], $unset);
 if (has($native_caps, 'avx512f')) {
-    my $m = mask_clearing('avx512f');
+    my $m = Common::IA32Cap::clear_mask('avx512f');
     push @runs, { name => "native $m", prefix => [], env => { OPENSSL_ia32cap => $m } };
 } else {
     result(1, 'native with AVX-512F masked', 'SKIP this CPU has no AVX-512F');

@@ -32,8 +32,7 @@ if (!@entries) {
     finish();
 }
 
-my ($w, $b) = (Common::IA32Cap::word('avx512f'), Common::IA32Cap::bit('avx512f'));
-my @masks = (undef, sprintf(':~0x%x', 1 << (32 * ($w - 2) + $b)), ':0', '0:0');
+my @masks = (undef, Common::IA32Cap::clear_mask('avx512f'), ':0', '0:0');
 my $loud = 0;
 for my $mask (@masks) {
     my $what = defined $mask ? "OPENSSL_ia32cap=$mask" : 'OPENSSL_ia32cap unset';
