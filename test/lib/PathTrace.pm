@@ -21,6 +21,7 @@ package PathTrace;
 use strict;
 use warnings;
 use File::Basename qw(dirname);
+use File::Temp ();
 use Time::HiRes qw(sleep time);
 use POSIX ();
 
@@ -131,8 +132,8 @@ sub trace {
     delete $ENV{PATH_TRACE_REMOTE};
     my ($status, $qemu_pid);
     if (@{ $a{prefix} }) {
-        my $sock = "$out.sock";
-        unlink $sock;
+        # A socket path has a length limit (108 bytes): keep it short.
+        my $sock = File::Temp::tempdir(CLEANUP => 1) . '/gdb.sock';
         $qemu_pid = fork() // die "fork: $!\n";
         if (!$qemu_pid) {
             POSIX::setpgid(0, 0);
