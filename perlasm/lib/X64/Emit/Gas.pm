@@ -15,6 +15,7 @@ sub new {
 }
 
 sub win64 { 0 }
+sub labels_are_symbols { 0 }   # .L labels stay out of the object
 sub has_cfi { 1 }
 
 # --- names ---------------------------------------------------------------
@@ -62,6 +63,7 @@ sub insn {
 }
 
 sub label { my ($self, $name) = @_; return $self->symbol($name) . ":\n" }
+sub comment { my ($self, $text) = @_; return "# $text\n" }
 sub endbr { return "\tendbr64\n" }
 
 # --- directives --------------------------------------------------------------

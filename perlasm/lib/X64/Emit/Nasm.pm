@@ -11,6 +11,7 @@ use X64::ISA qw(lookup_mnemonic register_info);
 
 sub new { my ($class, %opt) = @_; return bless { %opt }, $class }
 sub win64 { 1 }
+sub labels_are_symbols { 1 }   # every label, L$ ones too, is a COFF symbol
 sub has_cfi { 0 }
 
 sub die_here { die "$_[0]\n" }
@@ -102,6 +103,7 @@ sub insn {
 }
 
 sub label { my ($self, $n) = @_; return $self->symbol($n) . ":\n" }
+sub comment { my ($self, $text) = @_; return "; $text\n" }
 sub endbr { return "\tendbr64\n" }
 
 # --- directives --------------------------------------------------------------
