@@ -89,6 +89,13 @@ sub statement {
 sub instruction {
     my ($self, $st) = @_;
     my $m = $st->{mnemonic};
+    if ($self->{section} eq 'init') {
+        # Only calls: each is an entry of the start-up list (a call on ELF).
+        my ($op, @more) = @{ $st->{operands} };
+        fail("only a call of a function may go in section .init")
+            unless $m =~ /^callq?$/ && $op && $op->{type} eq 'expr' && !$op->{indirect} && !@more;
+        return $self->emit($self->{emit}->init_entry($st, $op->{expr}));
+    }
     if ($m eq 'endbranch' || $m eq 'endbr64') {
         $self->{pending_endbr} = 0;
         $self->{func}{code_in_region} = 1 if $self->{func};
@@ -210,6 +217,8 @@ sub directive {
             return $self->set_section(substr($sec, 1));
         }
         return $self->set_section('text')   if $sec eq '.text';
+        # Start-up code: calls run when the object is loaded.
+        return $self->set_section('init')   if $sec eq '.init';
         return if $sec =~ /^\.note\.GNU-stack/;       # we always add it
         fail("unsupported section $sec");
     }

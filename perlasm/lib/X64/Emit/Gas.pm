@@ -75,6 +75,7 @@ my %SECTION = (
     data   => ".data",
     rodata => ".section\t.rodata",
     bss    => ".bss",
+    init   => ".section\t.init",
 );
 sub section_name { my ($self, $kind) = @_; return $SECTION{$kind} }
 
@@ -99,6 +100,11 @@ sub data {
     return "\t$DATA{$type}\t" . join(',', map { $self->expr($_) } @items) . "\n";
 }
 sub zero { my ($self, $n) = @_; return "\t.zero\t$n\n" }
+# A function the loader calls at start-up: a pointer in the list.
+sub init_entry {
+    my ($self, $st, $sym) = @_;
+    return "\t.p2align\t3\n\t.quad\t" . $self->expr($sym) . "\n";
+}
 sub asciz { my ($self, $s) = @_; return "\t.asciz\t$s\n" }
 sub rva { my ($self, $e) = @_; return "\t.rva\t" . $self->expr($e) . "\n" }
 

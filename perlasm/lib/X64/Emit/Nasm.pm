@@ -119,6 +119,7 @@ my %SECTION = (
     bss    => 'section .bss bss align=64',
     pdata  => 'section .pdata rdata align=4',
     xdata  => 'section .xdata rdata align=8',
+    init   => 'section .CRT$XCU rdata align=8',   # the C run-time's initialisers
 );
 sub section {
     my ($self, $kind, $raw) = @_;
@@ -139,6 +140,7 @@ sub zero {
     return $section eq 'bss' ? "\tresb\t$n\n" : "\ttimes $n db 0\n";
 }
 sub asciz { my ($self, $s) = @_; return "\tDB\t$s,0\n" }
+sub init_entry { my ($self, $st, $sym) = @_; return "\tDQ\t" . $self->expr($sym) . "\n" }
 sub rva { my ($self, $e) = @_; return "\tDD\t" . $self->expr($e) . " wrt ..imagebase\n" }
 
 sub global { my ($self, $n) = @_; return "global\t" . $self->symbol($n) . "\n" }
