@@ -60,9 +60,17 @@ sub finish {
     fail("function $self->{func}{name} is not closed (.endfunction or .cfi_endproc missing)")
         if $self->{func};
     my $e = $self->{emit};
-    my $out = $e->file_header . $self->{out};
-    $out .= $self->win64_tables if $self->win64;
-    return $out . $e->file_footer;
+    my $tables = $self->win64 ? $self->win64_tables : '';
+    # Region boundaries become labels where a table entry uses them.
+    (my $body = $self->{out}) =~ s/\0boundary ([^\0\s]+)\0/$self->{used_label}{$1} ? $e->label($1) : ''/ge;
+    return $e->file_header . $body . $tables . $e->file_footer;
+}
+
+# A place a Win64 table may refer to; whether it is labelled is known at
+# the end, when it is known which functions the layer describes.
+sub boundary {
+    my ($self, $name) = @_;
+    $self->emit("\0boundary $name\0");
 }
 
 # --- statements --------------------------------------------------------------
@@ -346,7 +354,7 @@ sub win64_region {
     my $at_entry = $e->labels_are_symbols && !@{ $f->{regions} }
         && substr($self->{out}, -length $e->label($f->{name})) eq $e->label($f->{name});
     my $l = $at_entry ? $f->{name} : $self->new_label('unwind');
-    $self->emit($e->label($l)) unless $at_entry;
+    $self->boundary($l) unless $at_entry;
     push @{ $f->{regions} }, [ $l, $f->{state}->clone ];
 }
 
@@ -369,7 +377,7 @@ sub end_function {
     if ($self->win64) {
         pop @{ $f->{regions} } unless $f->{code_in_region};
         $f->{end} = $self->new_label('end');
-        $self->emit($self->{emit}->label($f->{end}));
+        $self->boundary($f->{end});
         push @{ $self->{functions} }, $f;
     }
     $self->{func} = undef;
@@ -394,9 +402,13 @@ sub cfi {
         return $r;
     };
     my $on_rsp = $st->{base} eq 'rsp';
-    if ($what eq 'adjust_cfa_offset' || $what eq 'alloca') {
+    if ($what eq 'adjust_cfa_offset') {
         fail(".cfi_$what while the CFA is an expression") if $st->{base} eq 'expr';
         $st->{off} += num($args[0]);
+    }
+    elsif ($what eq 'alloca') {
+        # rsp moved down by N: the CFA follows only while based on rsp.
+        $on_rsp ? ($st->{off} += num($args[0])) : ($st->{sp} += num($args[0]));
     }
     elsif ($what eq 'def_cfa_offset') {
         fail(".cfi_$what while the CFA is an expression") if $st->{base} eq 'expr';
@@ -683,6 +695,7 @@ sub win64_tables {
             (my $why = $@) =~ s/\s+$//;
             fail("function $f->{name}: $why") unless @bytes;
             $pdata .= $e->rva($start) . $e->rva($end) . $e->rva($info);
+            $self->{used_label}{$_} = 1 for $start, $end;
             # What the codes cannot say is said here, in the output.
             $xdata .= $e->comment("Win64 unwind: $f->{name}: $_ from "
                                   . $e->symbol($start) . '; not restored when unwinding from there')

@@ -8,6 +8,7 @@ use strict;
 use warnings;
 use X64::Parser qw(map_symbols);
 use X64::ISA qw(lookup_mnemonic register_info);
+use X64::Expr qw(evaluate is_constant);
 
 sub new { my ($class, %opt) = @_; return bless { %opt }, $class }
 sub win64 { 1 }
@@ -42,6 +43,12 @@ sub mem_text {
     my $disp = $self->expr($op->{disp} // '');
     if (($op->{base} // '') eq 'rip') {
         return "[rel $disp]";
+    }
+    # nasm joins the displacement to the registers with "+": a constant
+    # expression goes in as its value (X64::Expr), any other with an
+    # operator in parentheses, so its precedence cannot change.
+    if ($disp =~ /[-+*\/%<>&|^~!()]/ && $disp !~ /^-?\w+$/) {
+        $disp = is_constant($disp) ? evaluate($disp) : "($disp)";
     }
     push @terms, $op->{base} if $op->{base};
     push @terms, $op->{index} . (($op->{scale} // 1) != 1 ? "*$op->{scale}" : '')
