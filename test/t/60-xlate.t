@@ -304,6 +304,24 @@ sub corpus_output {
     }
 }
 
+# --- X64::Expr against Perl, whose arithmetic OpenSSL's layer uses ---------
+{
+    use lib "$FindBin::Bin/../../perlasm/lib";
+    require X64::Expr;
+    my @cases = ('128+24', '32*5+8', '-(128+24)', '8*(5+1)-3', '2+3*4<<1', '1<<4|8', '0x50&0x1f^3',
+                 '-7/2', '-7%3', '~0x0f&0xff', '!0+!5', '010+0b11', '(1+2)*(3+4)');
+    my @wrong;
+    for my $e (@cases) {
+        (my $perl = $e) =~ s/0b([01]+)/oct("0b$1")/ge;
+        my $want = do { use integer; eval $perl };
+        my $got = eval { X64::Expr::evaluate($e) };
+        push @wrong, "$e: got " . ($got // "error $@") . ", Perl says $want"
+            unless defined $got && $got == $want;
+    }
+    result(!@wrong, 'X64::Expr gives what Perl gives for ' . scalar(@cases)
+           . ' expressions (precedence, signs, hex, binary, octal)') or print map { "#   $_\n" } @wrong;
+}
+
 # --- ELF security notes, endbr64, read-only data ----------------------------
 if ($obj{elf} && have('readelf')) {
     my (undef, $notes) = run('readelf', '-n', $obj{elf});
