@@ -175,6 +175,8 @@ sub corpus_output {
                'elf: .hidden, .comm and .extern give the right symbols');
         my (undef, $dis) = run('objdump', '-d', $dobj{elf});
         result($dis =~ /lea\s+-0x7\(%rip\),%rax/, 'elf: .picmeup loads its own address');
+        result($dis =~ /<dc_index32>:\n(?:.*\n)?\s+[0-9a-f]+:[^\n]*lea\s+0x8\(%rdi,%rsi,8\),%rax/,
+               'elf: 32-bit registers in an address are taken as their 64-bit ones');
     }
     # Every global function of every ELF corpus starts with endbr64.
     if ($dobj{elf} && have('nm') && have('objdump')) {
