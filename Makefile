@@ -97,7 +97,7 @@ CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct))
 BUILD_CONFIG := $(BUILD)/gen/config
 BUILD_CONFIG_TEXT := CC=$(CC) CFLAGS=$(CFLAGS) AES_CORE=$(AES_CORE) ASM_MODULES=$(ASM_MODULES) ASM_DEFS=$(ASM_DEFS)
 $(shell mkdir -p $(BUILD)/gen && echo '$(BUILD_CONFIG_TEXT)' | cmp -s - $(BUILD_CONFIG) 2>/dev/null || echo '$(BUILD_CONFIG_TEXT)' > $(BUILD_CONFIG))
-GEN_HDRS := $(BUILD)/gen/aes_tables.h $(BUILD)/gen/ia32cap_bits.h $(BUILD_CONFIG)
+GEN_HDRS := $(BUILD)/gen/aes_tables.h $(BUILD)/gen/ia32cap_bits.h $(BUILD)/gen/aes_paths.h $(BUILD_CONFIG)
 
 .PHONY: all test bench install uninstall clean test-deps help gen-headers
 .DELETE_ON_ERROR:
@@ -113,6 +113,10 @@ $(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl crypto/aes/AesMath.pm
 	$(PERL) $< $@
 
 $(BUILD)/gen/ia32cap_bits.h: crypto/cpuid/gen_ia32cap_bits.pl perlasm/lib/Common/IA32Cap.pm perlasm/lib/Common/Output.pm
+	@mkdir -p $(@D)
+	$(PERL) $< $@
+
+$(BUILD)/gen/aes_paths.h: crypto/aes/gen_aes_paths.pl crypto/aes/AesPaths.pm perlasm/lib/Common/Output.pm
 	@mkdir -p $(@D)
 	$(PERL) $< $@
 
@@ -184,6 +188,7 @@ include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
+include test/step/step.mk
 include test/abi32/abi32.mk
 include bench/x86mca/x86mca.mk
 

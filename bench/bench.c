@@ -13,7 +13,8 @@
  * --child-tsc-hz HZ and, without OpenSSL, --child-no-openssl (child.h), and
  * with OPENSSL_ia32cap set to the implementation's force mask, or unset
  * when it has none, so the OpenSSL loaded in that child runs its
- * equivalent path.  Figures come back through a pipe (report.h).  OpenSSL
+ * equivalent path.  Figures come back through a pipe (figures.h) and are
+ * printed as tables (table.h) and CSV (csv.h).  OpenSSL
  * is the system libcrypto.so.3 through test/lib/ossl.c, so its columns are
  * its own code.  Before any timing, our output is checked against OpenSSL's.
  */
@@ -25,9 +26,11 @@
 
 #include "impl.h"
 #include "child.h"
+#include "csv.h"
+#include "figures.h"
 #include "options.h"
 #include "plan.h"
-#include "report.h"
+#include "table.h"
 #include "tsc.h"
 #include "../test/lib/ossl.h"
 
@@ -35,30 +38,36 @@
 #define MAX_AES_GROUPS 16
 #define MAX_SHA1_IMPLS 16
 
-static int user_argc;
-static char **user_argv;
-static double tsc_rate;
-static int have_ossl;
+/* The measuring parent's run: what each child is started with and what
+ * comes back from it. */
+struct parent {
+    int argc;                      /* the user's command line, passed on */
+    char **argv;
+    double tsc_rate;               /* TSC ticks per second */
+    int have_ossl;
+    struct figures figs;           /* every child's figures */
+};
 
 /* Runs this program as a child in `role` for `name` under OPENSSL_ia32cap
  * = mask (NULL: unset) and keeps the figures it sends. */
-static void run_child(const char *role, const char *name, const char *mask)
+static void run_child(struct parent *p, const char *role, const char *name,
+                      const char *mask)
 {
     char role_opt[32], hz[32];
-    const char **argv = malloc(((size_t)user_argc + 8) * sizeof(*argv));
+    const char **argv = malloc(((size_t)p->argc + 8) * sizeof(*argv));
     int argc = 0;
     if (argv == NULL)
         bench_fail("out of memory");
     snprintf(role_opt, sizeof(role_opt), "--child-%s", role);
-    snprintf(hz, sizeof(hz), "%.0f", tsc_rate);
+    snprintf(hz, sizeof(hz), "%.0f", p->tsc_rate);
     argv[argc++] = "bench";
-    for (int i = 1; i < user_argc; i++)
-        argv[argc++] = user_argv[i];
+    for (int i = 1; i < p->argc; i++)
+        argv[argc++] = p->argv[i];
     argv[argc++] = role_opt;
     argv[argc++] = name;
     argv[argc++] = "--child-tsc-hz";
     argv[argc++] = hz;
-    if (!have_ossl)
+    if (!p->have_ossl)
         argv[argc++] = "--child-no-openssl";
     argv[argc] = NULL;
 
@@ -85,7 +94,7 @@ static void run_child(const char *role, const char *name, const char *mask)
     FILE *f = fdopen(fd[0], "r");
     char line[256];
     while (f && fgets(line, sizeof(line), f))
-        report_take(line);
+        figures_take(&p->figs, line);
     if (f)
         fclose(f);
     free(argv);
@@ -115,27 +124,27 @@ static void cpu_model(char *out, size_t len)
         fclose(f);
 }
 
-static const char *mask_text(const char *mask)
+/* How a child's OPENSSL_ia32cap is set, for the header lines. */
+#define MASK_TEXT_MAX (CASM_FORCE_MASK_MAX + 32)
+static const char *mask_text(const char *mask, char buf[MASK_TEXT_MAX])
 {
-    static char buf[4][96];
-    static int k;
-    k = (k + 1) % 4;
     if (mask)
-        snprintf(buf[k], sizeof(buf[k]), "OPENSSL_ia32cap=%s", mask);
+        snprintf(buf, MASK_TEXT_MAX, "OPENSSL_ia32cap=%s", mask);
     else
-        snprintf(buf[k], sizeof(buf[k]), "OPENSSL_ia32cap unset");
-    return buf[k];
+        snprintf(buf, MASK_TEXT_MAX, "OPENSSL_ia32cap unset");
+    return buf;
 }
 
-static void print_header(const struct bench_options *o, const char *ossl_err)
+static void print_header(const struct parent *p, const struct bench_options *o,
+                         const char *ossl_err)
 {
     char model[128];
     cpu_model(model, sizeof(model));
     printf("crypto-asm bench: TSC %.1f MHz (rdtsc against CLOCK_MONOTONIC); "
-           "cycles are TSC cycles, not core cycles\n", tsc_rate / 1e6);
+           "cycles are TSC cycles, not core cycles\n", p->tsc_rate / 1e6);
     printf("  each figure: the median of %d runs after a warm-up, %g ms of "
            "timing in all (--seconds); warm caches\n", o->runs, o->seconds * 1e3);
-    if (have_ossl)
+    if (p->have_ossl)
         printf("  CPU: %s; reference: %s (%s)\n", model, ossl_version(),
                ossl_path());
     else
@@ -163,8 +172,10 @@ static void say_table_skipped(const struct bench_options *o, int sha1)
 }
 
 /* One child per selected AES implementation this CPU runs; fills g. */
-static size_t measure_aes(const struct bench_options *o, struct aes_group *g)
+static size_t measure_aes(struct parent *p, const struct bench_options *o,
+                          struct aes_group *g)
 {
+    char text[MASK_TEXT_MAX];
     size_t ng = 0;
     int table_measured = 0;
     if (!plan_any_mode(o, 0))
@@ -188,16 +199,16 @@ static size_t measure_aes(const struct bench_options *o, struct aes_group *g)
         /* Paths that need no CPU feature (C, table assembly) are also
          * compared with OpenSSL's table path. */
         g[ng].impl = impl;
-        g[ng].table_column = have_ossl && needs_nothing && !on_table;
+        g[ng].table_column = p->have_ossl && needs_nothing && !on_table;
         printf("  AES %s: %s with %s%s\n", impl->name,
-               have_ossl ? "ours and OpenSSL measured" : "measured",
-               mask_text(mask), on_table ? " (OpenSSL's table path)" : "");
+               p->have_ossl ? "ours and OpenSSL measured" : "measured",
+               mask_text(mask, text), on_table ? " (OpenSSL's table path)" : "");
         fprintf(stderr, "bench: measuring AES %s...\n", impl->name);
-        run_child("aes", impl->name, mask);
+        run_child(p, "aes", impl->name, mask);
         if (g[ng].table_column && !table_measured) {
             printf("  OpenSSL table = OpenSSL with %s, its table path\n",
-                   mask_text(table_mask));
-            run_child("ossl", "table", table_mask);
+                   mask_text(table_mask, text));
+            run_child(p, "ossl", "table", table_mask);
             table_measured = 1;
         }
         ng++;
@@ -208,9 +219,10 @@ static size_t measure_aes(const struct bench_options *o, struct aes_group *g)
 }
 
 /* One child per selected SHA-1 implementation, then OpenSSL's best. */
-static size_t measure_sha1(const struct bench_options *o,
+static size_t measure_sha1(struct parent *p, const struct bench_options *o,
                            const struct casm_sha1_impl **impls)
 {
+    char text[MASK_TEXT_MAX];
     size_t n = 0;
     if (!plan_any_mode(o, 1))
         return 0;
@@ -226,17 +238,17 @@ static size_t measure_sha1(const struct bench_options *o,
         char mask_buf[CASM_FORCE_MASK_MAX];
         const char *mask = casm_force_mask_text(impl->force_clear, mask_buf);
         printf("  SHA-1 %s: %s with %s\n", impl->name,
-               have_ossl ? "ours and OpenSSL measured" : "measured",
-               mask_text(mask));
+               p->have_ossl ? "ours and OpenSSL measured" : "measured",
+               mask_text(mask, text));
         fprintf(stderr, "bench: measuring SHA-1 %s...\n", impl->name);
-        run_child("sha1", impl->name, mask);
+        run_child(p, "sha1", impl->name, mask);
         impls[n++] = impl;
     }
     if (n == 0)
         say_table_skipped(o, 1);
-    else if (have_ossl) {
+    else if (p->have_ossl) {
         fprintf(stderr, "bench: measuring SHA-1 OpenSSL best...\n");
-        run_child("sha1", "-", NULL);
+        run_child(p, "sha1", "-", NULL);
     }
     return n;
 }
@@ -251,35 +263,36 @@ int main(int argc, char **argv)
         plan_list(&o);
         return 0;
     }
-    report_csv_open(&o);
-    user_argc = argc;
-    user_argv = argv;
+    struct csv_out csv;
+    csv_open(&csv, &o);
 
     char err[512] = "";
-    have_ossl = ossl_load(err, sizeof(err));
-    tsc_rate = tsc_hz(TSC_CALIBRATION_SECONDS);
-    print_header(&o, err);
+    struct parent p = { .argc = argc, .argv = argv };
+    p.have_ossl = ossl_load(err, sizeof(err));
+    p.tsc_rate = tsc_hz(TSC_CALIBRATION_SECONDS);
+    print_header(&p, &o, err);
 
     struct aes_group groups[MAX_AES_GROUPS];
     const struct casm_sha1_impl *sha1_impls[MAX_SHA1_IMPLS];
-    size_t ng = measure_aes(&o, groups);
-    size_t nsha1 = measure_sha1(&o, sha1_impls);
+    size_t ng = measure_aes(&p, &o, groups);
+    size_t nsha1 = measure_sha1(&p, &o, sha1_impls);
 
-    struct report_run run = { &o, tsc_rate / 1e6, have_ossl };
+    struct table_run run = { &o, p.tsc_rate / 1e6, p.have_ossl, &p.figs };
     for (size_t m = 0; m < bench_mode_count; m++) {
         const struct bench_mode *mode = &bench_modes[m];
         if (!options_mode_selected(&o, mode))
             continue;
         if (mode->op != OP_SHA1 && ng > 0)
-            report_aes_table(&run, mode, groups, ng);
+            table_aes(&run, mode, groups, ng);
         else if (mode->op == OP_SHA1 && nsha1 > 0)
-            report_sha1_table(&run, mode, sha1_impls, nsha1);
+            table_sha1(&run, mode, sha1_impls, nsha1);
     }
     if (o.n_csv > 0) {
-        report_csv_commit(run.tsc_mhz);
+        csv_commit(&csv, &p.figs, run.tsc_mhz);
         for (size_t i = 0; i < o.n_csv; i++)
-            printf("\n%zu figures written to %s", report_count(), o.csv[i]);
+            printf("\n%zu figures written to %s", p.figs.n, o.csv[i]);
         putchar('\n');
     }
+    figures_free(&p.figs);
     return 0;
 }

@@ -4,7 +4,7 @@
  * OPENSSL_ia32cap set for one implementation.  It checks that
  * implementation's output against OpenSSL's (against the C code when
  * OpenSSL is not loaded, or for LRW), then times both, and writes each
- * figure to stdout (report_emit).
+ * figure to stdout (figures_emit).
  *
  * Roles (o->child_role, o->child_name):
  *   aes NAME     AES entry NAME next to OpenSSL, in every selected mode

@@ -56,7 +56,7 @@ typedef void (*ocb128_f) (const unsigned char *in, unsigned char *out,
 struct casm_aes_impl {
     const char *name;
     unsigned int need[4];   /* OPENSSL_ia32cap_P bits that must all be set */
-    const char *need_name;  /* the features in words, for SKIP messages */
+    const char *need_name;  /* need's names (CAPSET_NEED), for SKIP messages */
     /*
      * The OPENSSL_ia32cap_P bits (four words) an OPENSSL_ia32cap value
      * must clear so the dispatcher picks this entry, or NULL when a faster

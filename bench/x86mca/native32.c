@@ -105,9 +105,14 @@ int main(int argc, char **argv)
     void *so = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
     if (!so)
         fail("cannot load the replay", dlerror());
-    replay_fn *replay = (replay_fn *)dlsym(so, "replay");
-    if (!replay)
+    /* dlsym gives an object pointer; copy its bits into a typed function
+     * pointer (POSIX guarantees they have the same representation). */
+    void *sym = dlsym(so, "replay");
+    if (!sym)
         fail("no replay() in", argv[2]);
+    replay_fn *replay;
+    _Static_assert(sizeof(replay) == sizeof(sym), "function and object pointers differ");
+    memcpy(&replay, &sym, sizeof(replay));
 
     /* 32-bit stack: the return address slot 4 bytes below a 16-byte
      * aligned argument block, as at a cdecl call. */

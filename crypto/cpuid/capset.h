@@ -4,7 +4,8 @@
  * initialisers: CAPSET(AESNI, AVX2) is { 0, CAP_W1_AESNI, CAP_W2_AVX2, 0 }.
  * The names are those of ia32cap_bits.h (CASM_CAP_<NAME>_WORD/_BIT), so a
  * registry entry names what it needs and never a word or a bit number.
- * Up to eight names; CAPSET(NONE) is the empty set.
+ * Up to eight names; CAPSET(NONE) is the empty set.  CAPSET_NEED below
+ * fills a registry entry's needs and their text from one list.
  */
 #ifndef CRYPTO_ASM_CAPSET_H
 #define CRYPTO_ASM_CAPSET_H
@@ -30,5 +31,12 @@
     CAPSET_EXPAND_(1, __VA_ARGS__, CAPSET_PAD_), \
     CAPSET_EXPAND_(2, __VA_ARGS__, CAPSET_PAD_), \
     CAPSET_EXPAND_(3, __VA_ARGS__, CAPSET_PAD_) }
+
+/*
+ * An implementation entry's needs, written once: CAPSET_NEED(AESNI, AVX2)
+ * sets .need to their bits and .need_name to the same names as text
+ * ("AESNI, AVX2"), which the "this CPU lacks ..." messages print.
+ */
+#define CAPSET_NEED(...) .need = CAPSET(__VA_ARGS__), .need_name = #__VA_ARGS__
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * The implementations this build contains, fastest first.  Assembly
  * modules add their entries here as they land.  Each entry names the
- * capabilities it needs and those a force mask must clear (CAPSET, from
- * the one capability table); the mask text is made from them.
+ * capabilities it needs (CAPSET_NEED: the bits and their names as text)
+ * and those a force mask must clear (CAPSET), from the one capability
+ * table; the mask text is made from them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +40,7 @@ const unsigned int casm_openssl_table_path[4] = CAPSET(AESNI, SSSE3, PCLMULQDQ);
 #endif
 static const struct casm_aes_impl aes_c = {
     .name = "c",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = AES_C_FORCE,
     .set_encrypt_key = aes_c_set_encrypt_key,
     .set_decrypt_key = aes_c_set_decrypt_key,
@@ -59,8 +59,7 @@ BLOCK128_OF(aesni_decrypt)
 
 static const struct casm_aes_impl aes_aesni = {
     .name = "aesni",
-    .need = CAPSET(AESNI),
-    .need_name = "AES-NI",
+    CAPSET_NEED(AESNI),
     .force_clear = (const unsigned int[4])CAPSET(VAES),
     .set_encrypt_key = aesni_set_encrypt_key,
     .set_decrypt_key = aesni_set_decrypt_key,
@@ -85,8 +84,7 @@ static const struct casm_aes_impl aes_aesni = {
  */
 static const struct casm_aes_impl aes_aesni_vaes512 = {
     .name = "aesni_vaes512",
-    .need = CAPSET(AESNI, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ),
-    .need_name = "AES-NI, AVX-512 F/BW/VL, VAES and VPCLMULQDQ",
+    CAPSET_NEED(AESNI, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ),
     .force_clear = NULL,
     .set_encrypt_key = aesni_set_encrypt_key,
     .set_decrypt_key = aesni_set_decrypt_key,
@@ -102,8 +100,7 @@ static const struct casm_aes_impl aes_aesni_vaes512 = {
 };
 static const struct casm_aes_impl aes_aesni_vaes256 = {
     .name = "aesni_vaes256",
-    .need = CAPSET(AESNI, AVX2, VAES, VPCLMULQDQ),
-    .need_name = "AES-NI, AVX2, VAES and VPCLMULQDQ",
+    CAPSET_NEED(AESNI, AVX2, VAES, VPCLMULQDQ),
     .force_clear = (const unsigned int[4])CAPSET(AVX512F),
     .set_encrypt_key = aesni_set_encrypt_key,
     .set_decrypt_key = aesni_set_decrypt_key,
@@ -140,8 +137,7 @@ BLOCK128_OF(aes_x86_64_decrypt_full)
 
 static const struct casm_aes_impl aes_x86_64 = {
     .name = "x86_64",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = casm_openssl_table_path,
     .set_encrypt_key = AES_set_encrypt_key,
     .set_decrypt_key = AES_set_decrypt_key,
@@ -152,8 +148,7 @@ static const struct casm_aes_impl aes_x86_64 = {
 };
 static const struct casm_aes_impl aes_x86_64_full = {
     .name = "x86_64_full",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = NULL,
     .set_encrypt_key = AES_set_encrypt_key,
     .set_decrypt_key = AES_set_decrypt_key,
@@ -181,8 +176,7 @@ BLOCK128_OF(aes586_decrypt_full)
 
 static const struct casm_aes_impl aes_x86 = {
     .name = "x86",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = casm_openssl_table_path,
     .set_encrypt_key = AES_set_encrypt_key,
     .set_decrypt_key = AES_set_decrypt_key,
@@ -192,8 +186,7 @@ static const struct casm_aes_impl aes_x86 = {
 };
 static const struct casm_aes_impl aes_x86_full = {
     .name = "x86_full",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = NULL,
     .set_encrypt_key = AES_set_encrypt_key,
     .set_decrypt_key = AES_set_decrypt_key,
@@ -228,36 +221,31 @@ static const unsigned int sha1_integer_path[4] = CAPSET(SSSE3);
 
 static const struct casm_sha1_impl sha1_shani = {
     .name = "shani",
-    .need = CAPSET(SSSE3, SHA),
-    .need_name = "SHA-NI and SSSE3",
+    CAPSET_NEED(SSSE3, SHA),
     .force_clear = NULL,
     .block = sha1_block_data_order_shaext,
 };
 static const struct casm_sha1_impl sha1_avx2 = {
     .name = "avx2",
-    .need = CAPSET(AVX, SSSE3, AVX2, BMI1, BMI2),
-    .need_name = "AVX2, BMI1 and BMI2",
+    CAPSET_NEED(AVX, SSSE3, AVX2, BMI1, BMI2),
     .force_clear = (const unsigned int[4])CAPSET(SHA),
     .block = sha1_block_data_order_avx2,
 };
 static const struct casm_sha1_impl sha1_avx = {
     .name = "avx",
-    .need = CAPSET(AVX, SSSE3),
-    .need_name = "AVX",
+    CAPSET_NEED(AVX, SSSE3),
     .force_clear = (const unsigned int[4])CAPSET(SHA, AVX2),
     .block = sha1_block_data_order_avx,
 };
 static const struct casm_sha1_impl sha1_ssse3 = {
     .name = "ssse3",
-    .need = CAPSET(SSSE3),
-    .need_name = "SSSE3",
+    CAPSET_NEED(SSSE3),
     .force_clear = (const unsigned int[4])CAPSET(SHA, AVX2, AVX),
     .block = sha1_block_data_order_ssse3,
 };
 static const struct casm_sha1_impl sha1_x86_64 = {
     .name = "x86_64",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = sha1_integer_path,
     .block = sha1_block_data_order_x86_64,
 };
@@ -271,8 +259,7 @@ static const struct casm_sha1_impl sha1_x86_64 = {
 /* The C reference compression function. */
 static const struct casm_sha1_impl sha1_c = {
     .name = "c",
-    .need = CAPSET(NONE),
-    .need_name = "nothing",
+    CAPSET_NEED(NONE),
     .force_clear = SHA1_C_FORCE,
     .block = sha1_block_data_order_c,
 };

@@ -27,8 +27,9 @@ sub result($$;$) {
 }
 
 # The implementations a test program knows, from `PROG --list`:
-# NAME<TAB>FORCE_MASK[<TAB>NEED] lines, an empty or "-" mask meaning none,
-# NEED the four capability words the entry needs, in hex.
+# NAME<TAB>FORCE_MASK[<TAB>NEED[<TAB>NEED_NAME]] lines, an empty or "-"
+# mask meaning none, NEED the four capability words the entry needs, in
+# hex (NEED_NAME, their names, is checked by 31-captable.t).
 # Returns ([name, mask-or-undef, [need words]], ...) in priority order;
 # fails a test when that goes wrong.
 sub registry {
@@ -40,7 +41,7 @@ sub registry {
     open(my $fh, '-|', $bin, '--list') or die "cannot run $bin: $!\n";
     while (my $line = <$fh>) {
         chomp $line;
-        my ($name, $mask, $need) = split /\t/, $line, 3;
+        my ($name, $mask, $need) = split /\t/, $line, 4;
         $mask = undef if defined $mask && ($mask eq '' || $mask eq '-');
         push @entries, [ $name, $mask, [ map { hex } split ' ', $need // '' ] ];
     }

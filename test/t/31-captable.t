@@ -7,10 +7,16 @@
 #     and, compiled, gives every bit the Perl table gives;
 #   - the module scripts hold no capability table or bare bit of their own;
 #   - registry.c and bench/ hold no hand-written OPENSSL_ia32cap mask, and
-#     no C file of crypto/, test/ or bench/ casts a function pointer;
+#     no C file of the tree casts to a function-pointer type, casts a
+#     function the build's objects define to an object pointer, or casts
+#     what dlsym returns;
 #   - kat_aes --list and kat_sha1 --list show for each entry exactly the
 #     needs and the force mask its registry entry names, decoded through
-#     the Perl table.
+#     the Perl table, and a need text (what SKIP messages print) that
+#     names exactly the bits needed;
+#   - Common::IA32Cap::clear_mask(NAME), the mask tests build from names,
+#     clears exactly NAME's bit in the words the C parser gives
+#     (build/test/capdump under that OPENSSL_ia32cap).
 use strict;
 use warnings;
 no warnings 'portable';        # 64-bit mask halves
@@ -96,10 +102,25 @@ for my $f (qw(crypto/sha/asm/sha1-x86_64.pl crypto/aes/asm/aesni-x86_64/vaes.pl
 ok(!@stray, 'the module scripts take their bits from Common::IA32Cap') or diag(join("\n", @stray));
 
 # --- no hand-written masks, no function-pointer casts ----------------------
-my @c_files = map { chomp; $_ } `cd $root && find crypto test bench -name '*.[ch]'`;
+# Every C file of the tree (git's list, so a new directory is covered too).
+my @c_files = map { chomp; $_ } `cd $root && git ls-files '*.c' '*.h'`;
+my %text_of = map { $_ => slurp("$root/$_") } @c_files;
+# The function types the tree names: "typedef R NAME(...)" (a function
+# type, cast as "(NAME *)") and "typedef R (*NAME)(...)" (a pointer, "(NAME)").
+my (%fn_type, %fn_ptr);
+for my $text (values %text_of) {
+    $fn_type{$1} = 1 while $text =~ /\btypedef\s+[\w\s\*]+?\b(\w+)\s*\(/g;
+    $fn_ptr{$1}  = 1 while $text =~ /\btypedef\s+[\w\s\*]+?\(\s*\*\s*(\w+)\s*\)\s*\(/g;
+}
+# The functions the tree defines (C and assembly, every build's objects),
+# for casts of a function's name to an object pointer.
+my %fn_name = map { /^(\S+) [TtW] / ? ($1 => 1) : () }
+    split /\n/, `find $build -name '*.o' -print0 | xargs -0 nm -P --defined-only 2>/dev/null`;
+my $type_cast = join '|', map { quotemeta } sort keys %fn_type;
+my $ptr_cast  = join '|', map { quotemeta } sort keys %fn_ptr;
 my (@masks, @casts);
 for my $f (@c_files) {
-    my $text = slurp("$root/$f");
+    my $text = $text_of{$f};
     if ($f eq 'crypto/dispatch/registry.c' || $f =~ m{^bench/}) {
         push @masks, "$f: $1" while $text =~ /("[~:]*0x[0-9a-fA-F]+[^"]*")/g;
     }
@@ -109,14 +130,18 @@ for my $f (@c_files) {
         push @casts, "$f:$n: $line"
             if $line =~ /\(\s*(?:const\s+)?\w+_f\s*\)/             # (block128_f) etc.
             || $line =~ /\(\s*[\w\s]+\(\s*\*\s*\)\s*\([^()]*\)\s*\)/  # (void (*)(...))
+            || ($type_cast ne '' && $line =~ /(?<!sizeof)\(\s*(?:$type_cast)\s*\*\s*\)/)   # (replay_fn *)
+            || ($ptr_cast ne '' && $line =~ /\(\s*(?:const\s+)?(?:$ptr_cast)\s*\)\s*[\w(&]/)
+            || $line =~ /\)\s*dlsym\s*\(/                     # any cast of dlsym's result
             # (const void *)AES_encrypt: the checkers take typed handles
-            || ($f =~ m{^(?:test/abi32|bench/x86mca)/}
-                && $line =~ /\(\s*(?:const\s+)?void\s*\*\s*\)\s*[A-Za-z_]/);
+            || ($line =~ /\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?(\w+)/ && $fn_name{$1});
     }
 }
 ok(@c_files > 20 && !@masks, 'no OPENSSL_ia32cap mask literal in registry.c or bench/')
     or diag(join("\n", @masks));
-ok(!@casts, 'no function-pointer cast in crypto/, test/ or bench/')
+ok(keys(%fn_type) + keys(%fn_ptr) > 10 && keys(%fn_name) > 100 && !@casts,
+   scalar(@c_files) . ' C files, ' . (keys(%fn_type) + keys(%fn_ptr))
+   . ' function typedefs, ' . keys(%fn_name) . ' functions: no function-pointer cast anywhere')
     or diag(join("\n", @casts));
 
 # --- the registry's named needs and masks, against what the programs list --
@@ -164,25 +189,56 @@ for my $kind ([ aes => 'kat_aes' ], [ sha1 => 'kat_sha1' ]) {
     while ($reg =~ /static const struct casm_${type}_impl \w+ = \{(.*?)\n\};/sg) {
         my $body = $1;
         my ($name) = $body =~ /\.name = "([^"]+)"/;
-        my ($need) = $body =~ /\.need = CAPSET\(([^)]*)\)/;
+        my ($need) = $body =~ /CAPSET_NEED\(([^)]*)\)/;
         my ($force) = $body =~ /\.force_clear = (.*?),\n/;
         $src{$name} = { need => words_of(split /\s*,\s*/, $need // ''),
                         force => force_words($force) };
     }
-    # NAME<TAB>MASK<TAB>four need words (test/lib/impl_cli.c).
-    my @listed = map { my ($n, $m, $w) = split /\t/; [ $n, $m, [ map { hex } split ' ', $w ] ] }
+    # NAME<TAB>MASK<TAB>four need words<TAB>their names (test/lib/impl_cli.c).
+    my @listed = map { my ($n, $m, $w, $t) = split /\t/; [ $n, $m, [ map { hex } split ' ', $w ], $t ] }
                  split /\n/, `$build/test/$prog --list`;
     ok(@listed > 0, "$prog --list names entries");
     for my $e (@listed) {
-        my ($name, $mask, $need) = @$e;
+        my ($name, $mask, $need, $need_name) = @$e;
         my $s = $src{$name};
         ok($s, "$type $name is an entry of registry.c") or next;
         is("@$need", "@{ $s->{need} }", "$type $name: needs exactly its named capabilities");
+        # The text a SKIP message prints names exactly the bits needed.
+        my $named = eval { words_of(split /\s*,\s*/, $need_name // '') };
+        ok($named && "@$named" eq "@$need",
+           "$type $name: its need text '" . ($need_name // '') . "' names exactly those bits")
+            or diag($@ || 'decoded: ' . join(' ', map { sprintf '%08x', $_ } @{ $named // [] }));
         my $got = decode_mask($mask // '');
         ok(!defined $got ? grep({ !defined } @{ $s->{force} })
                          : ref $got && grep({ defined && "@$_" eq "@$got" } @{ $s->{force} }),
            "$type $name: mask '" . ($mask // '') . "' clears exactly its named capabilities")
             or diag(ref $got || !defined $got ? 'decoded: ' . join(' ', map { sprintf '%08x', $_ } @{ $got // [] }) : $got);
+    }
+}
+
+# --- clear_mask: each name clears its bit and nothing else ------------------------
+{
+    my $capdump = "$build/test/capdump";
+    my $words = sub {
+        local $ENV{OPENSSL_ia32cap} = $_[0];
+        return [ map { hex } split ' ', `$capdump` ];
+    };
+    # "~" masks act on what the CPU reports, so the words this CPU gives.
+    my $all = $words->(':~0x0');
+    for my $cap (@caps) {
+        my ($name, $w, $b) = @$cap;
+        my $mask = Common::IA32Cap::clear_mask($name);
+        my @want = @$all;
+        $want[$w] &= ~(1 << $b) & 0xffffffff;
+        my $got = $words->($mask);
+        # Clearing FXSR also clears what needs the XMM state (OpenSSL's
+        # rule, tested in 30-ia32cap.t): only its own bit is compared.
+        if ($name eq 'fxsr') {
+            ok(!($got->[$w] >> $b & 1), "clear_mask($name) = '$mask' clears word $w bit $b");
+            next;
+        }
+        is(join(' ', map { sprintf '%08x', $_ } @$got), join(' ', map { sprintf '%08x', $_ } @want),
+           "clear_mask($name) = '$mask' clears word $w bit $b and nothing else");
     }
 }
 

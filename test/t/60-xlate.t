@@ -10,7 +10,9 @@
 #    broadcasts are right in every syntax);
 #  - the same input translates to byte-identical output twice;
 #  - ELF objects carry the IBT/SHSTK property and the GNU-stack note, global
-#    functions start with endbr64, constants sit in read-only data;
+#    functions start with endbr64, local ones only when their address is
+#    used (none when only direct branches reach them), constants sit in
+#    read-only data;
 #  - bad input: a clear message naming the line, non-zero exit, no file.
 # A missing assembler makes its checks SKIP with the reason.
 use strict;
@@ -194,6 +196,19 @@ sub corpus_output {
         result(!@missing && $entries >= 10,
                "elf: all $entries global entries start with endbr64 (added where the source has none)")
             or print "#   missing at: @missing\n";
+    }
+    # A local entry gets endbr64 exactly when its address is used.
+    if ($dobj{elf} && have('objdump')) {
+        my (undef, $dis) = run('objdump', '-d', $dobj{elf});
+        my %want = (dc_direct_only => 0, dc_frame_direct => 0,
+                    dc_address_taken => 1, dc_frame_in_table => 1);
+        my @wrong = grep {
+            my ($first) = $dis =~ /<\Q$_\E>:\n\s+[0-9a-f]+:\s+((?:[0-9a-f]{2} )+)/;
+            !defined $first || (($first =~ /^f3 0f 1e fa /) ? 1 : 0) != $want{$_}
+        } sort keys %want;
+        result(!@wrong, 'elf: local entries reached only by direct branches have no endbr64, '
+               . 'those whose address is used (lea, .quad) have one')
+            or print "#   wrong at: @wrong\n";
     }
     if ($dobj{macosx} && have('llvm-nm')) {
         my (undef, $syms) = run('llvm-nm', '-m', $dobj{macosx});

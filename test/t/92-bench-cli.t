@@ -17,12 +17,15 @@
 #    the cross product for every implementation this CPU runs;
 #  - without a usable libcrypto.so.3 (a stand-in without its symbols on
 #    LD_LIBRARY_PATH): one line says so, our figures come without ratios;
+#  - no object of the benchmark holds mutable state but the one cleanup
+#    record of the CSV files (bench/csv.c says why);
 #  - bench/code_size.pl prints every module's functions with no warning.
 # Speed itself is never judged: only shapes and consistency.
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../perlasm/lib";
+use Common::IA32Cap;
 use File::Temp qw(tempdir);
 use Capture qw(capture);
 use ImplRuns qw(result registry finish);
@@ -31,11 +34,8 @@ my $build = $ENV{BUILD} // 'build';
 my $root  = "$FindBin::Bin/../..";
 my $bench = "$build/bench/bench";
 my $dir   = tempdir(CLEANUP => 1);
-# OpenSSL's table-based path; entries that need no CPU feature and are not
-# already measured under it get an extra OpenSSL column on that path.
-my $table_mask = '~0x200020200000000:~0';
-# Clears AES-NI (word 1 bit 25) for the skip check.
-my $no_aesni = '~0x200000000000000';
+# Clears AES-NI for the skip check.
+my $no_aesni = Common::IA32Cap::clear_mask('aesni');
 my @tiny = ('--quick', '--mode', 'cbc-enc', '--size', '1024', '--keybits', '128');
 
 unless (result(-x $bench, "$bench exists (make bench-bin)")) {
@@ -190,6 +190,10 @@ sub check_csv {
 }
 
 my %aes_entry = map { $_->[0] => $_ } @{ $registry{aes} };
+# OpenSSL's table-based path is the mask of the registry's x86_64 entry;
+# entries that need no CPU feature and are not already measured under it
+# get an extra OpenSSL column on that path.
+my $table_mask = ($aes_entry{x86_64} // [])->[1] // '';
 sub table_column {
     my ($name) = @_;
     my $e = $aes_entry{$name};
@@ -267,6 +271,34 @@ my $have_ossl;
             or print map { "#   $_\n" } split /\n/, $out;
         check_csv('run without OpenSSL', $csv, mhz_of($out), 'aes,cbc-enc,128,1024,1024,c');
     }
+}
+
+# --- no file-scope mutable state --------------------------------------------------------
+# Every object of the benchmark (bench/bench.mk's BENCH_SRCS): no variable
+# in a writable section (.data, .bss, common), static or not, in a function
+# or at file scope, but the one documented record bench/csv.c's exit and
+# signal handlers need (csv_pending).  Constant tables with pointers sit in
+# .data.rel.ro and are fine.
+{
+    open(my $mk, '<', "$root/bench/bench.mk") or die "bench/bench.mk: $!\n";
+    my $text = do { local $/; <$mk> };
+    my ($list) = $text =~ /^BENCH_SRCS\s*:=\s*((?:[^\n]*\\\n)*[^\n]*)/m;
+    my @srcs = grep { /\.c$/ } split /[\s\\]+/, $list // '';
+    my (@state, @missing);
+    for my $src (@srcs) {
+        (my $obj = $src) =~ s{^(.*)\.c$}{$build/obj/$1.o};
+        if (!-f $obj) { push @missing, $obj; next }
+        for (split /\n/, `objdump -t $obj`) {
+            my ($sect, $name) = /\sO\s+(\S+)\s+[0-9a-f]+\s+(\S+)$/ or next;
+            next unless $sect =~ /^(?:\.data|\.bss|\.tdata|\.tbss|\*COM\*)(?:\.|$)/
+                     && $sect !~ /^\.data\.rel\.ro/;
+            push @state, "$src: $name ($sect)"
+                unless $src eq 'bench/csv.c' && $name eq 'csv_pending';
+        }
+    }
+    result(@srcs >= 8 && !@missing && !@state,
+           scalar(@srcs) . ' benchmark objects: no mutable state but csv.c\'s cleanup record')
+        or print map { "#   $_\n" } @state, map { "missing $_" } @missing;
 }
 
 # --- bench/code_size.pl -----------------------------------------------------------------

@@ -49,11 +49,51 @@ dc_index32:
 	ret
 .size	dc_index32,.-dc_index32
 
+# endbr64 only where an indirect branch can land (test/t/60-xlate.t checks
+# each entry): local functions reached by direct calls and jumps only get
+# none; those whose address is used (lea, a data directive), even after
+# their body, get one, whatever declared them.
+.type	dc_direct_only,@abi-omnipotent
+dc_direct_only:
+	lea	2(%rdi),%rax
+	ret
+.size	dc_direct_only,.-dc_direct_only
+
+.type	dc_address_taken,@abi-omnipotent
+dc_address_taken:
+	lea	3(%rdi),%rax
+	ret
+.size	dc_address_taken,.-dc_address_taken
+
+.function dc_frame_direct, args=1
+	lea	4(%rdi),%rax
+	.return
+.endfunction
+
+.function dc_frame_in_table, args=1
+	lea	5(%rdi),%rax
+	.return
+.endfunction
+
+.globl	dc_caller
+.type	dc_caller,@abi-omnipotent
+dc_caller:
+	endbranch
+	call	dc_direct_only
+	call	dc_frame_direct
+	lea	dc_address_taken(%rip),%rax
+	call	*%rax
+	test	%rax,%rax
+	jnz	dc_direct_only
+	jmp	dc_frame_direct
+.size	dc_caller,.-dc_caller
+
 .section	.rodata
 .align	64
 .type	dc_table,@object
 dc_table:
 .quad	0x0123456789abcdef,0xfedcba9876543210
+.quad	dc_frame_in_table
 .byte	0x1,0x2,0x3,0x4
 .value	0x1234
 .long	dc_hidden-dc_table_end

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../abi/abi_check.h"
+#include "../lib/code_handle.h"
 #include "../lib/tap.h"
 
 uint64_t fc_leaf(uint64_t, uint64_t, uint64_t);
@@ -22,26 +23,46 @@ uint64_t fc_calls(uint64_t);
 uint64_t fc_raw(uint64_t, uint64_t);
 uint64_t fc_bad_cfi(uint64_t);
 
+/* The corpus's prototype shapes: each entry keeps its function with its
+ * exact type, and the one conversion to a code address is code_handle's. */
+typedef uint64_t fc_fn1(uint64_t);
+typedef uint64_t fc_fn2(uint64_t, uint64_t);
+typedef uint64_t fc_fn3(uint64_t, uint64_t, uint64_t);
+typedef uint64_t fc_fn10(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                         uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+CODE_HANDLE_SHAPE(fc_handle1, fc_fn1 *, 1)
+CODE_HANDLE_SHAPE(fc_handle2, fc_fn2 *, 2)
+CODE_HANDLE_SHAPE(fc_handle3, fc_fn3 *, 3)
+CODE_HANDLE_SHAPE(fc_handle10, fc_fn10 *, 10)
+
 struct corpus_fn {
     const char *name;
-    const void *fn;
-    int nargs;
+    fc_fn1 *f1;            /* exactly one of f1, f2, f3, f10 is set */
+    fc_fn2 *f2;
+    fc_fn3 *f3;
+    fc_fn10 *f10;
     uint64_t args[ABI_MAX_ARGS];
     uint64_t want;
     int bad_unwind;        /* negative control: the unwind check must fail */
 };
 
 static const struct corpus_fn corpus[] = {
-    { "fc_leaf", (const void *)fc_leaf, 3, { 5, 7, 11 }, 5 + 14 + 33, 0 },
-    { "fc_push_all", (const void *)fc_push_all, 1, { 0x1234 }, 0x1234 ^ 0x5a, 0 },
-    { "fc_big_frame", (const void *)fc_big_frame, 1, { 3 }, 3 * 512, 0 },
-    { "fc_xmm", (const void *)fc_xmm, 1, { 41 }, 42, 0 },
-    { "fc_args10", (const void *)fc_args10, 10, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 },
-      1 + 4 + 9 + 16 + 25 + 36 + 49 + 64 + 81 + 100, 0 },
-    { "fc_calls", (const void *)fc_calls, 1, { 10 }, 61, 0 },
-    { "fc_raw", (const void *)fc_raw, 2, { 6, 7 }, 45, 0 },
-    { "fc_bad_cfi", (const void *)fc_bad_cfi, 1, { 1 }, 8, 1 },
+    { "fc_leaf", .f3 = fc_leaf, .args = { 5, 7, 11 }, .want = 5 + 14 + 33 },
+    { "fc_push_all", .f1 = fc_push_all, .args = { 0x1234 }, .want = 0x1234 ^ 0x5a },
+    { "fc_big_frame", .f1 = fc_big_frame, .args = { 3 }, .want = 3 * 512 },
+    { "fc_xmm", .f1 = fc_xmm, .args = { 41 }, .want = 42 },
+    { "fc_args10", .f10 = fc_args10, .args = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 },
+      .want = 1 + 4 + 9 + 16 + 25 + 36 + 49 + 64 + 81 + 100 },
+    { "fc_calls", .f1 = fc_calls, .args = { 10 }, .want = 61 },
+    { "fc_raw", .f2 = fc_raw, .args = { 6, 7 }, .want = 45 },
+    { "fc_bad_cfi", .f1 = fc_bad_cfi, .args = { 1 }, .want = 8, .bad_unwind = 1 },
 };
+
+static struct code_handle handle_of(const struct corpus_fn *c)
+{
+    return c->f1 ? fc_handle1(c->f1) : c->f2 ? fc_handle2(c->f2)
+         : c->f3 ? fc_handle3(c->f3) : fc_handle10(c->f10);
+}
 
 int main(int argc, char **argv)
 {
@@ -53,7 +74,8 @@ int main(int argc, char **argv)
         char err[512] = "";
         uint64_t ret = 0;
 
-        int rc = abi_call(c->fn, c->args, c->nargs, &ret, err, sizeof(err));
+        const struct code_handle fn = handle_of(c);
+        int rc = abi_call(fn.code, c->args, fn.nargs, &ret, err, sizeof(err));
         if (tap_ok(rc == 0 && ret == c->want,
                    "%s%s: result and callee-saved state (ABI checker)", label,
                    c->name)) {
@@ -72,7 +94,7 @@ int main(int argc, char **argv)
         }
 #endif
         err[0] = '\0';
-        rc = unwind_check(c->fn, c->args, c->nargs, &st, err, sizeof(err));
+        rc = unwind_check(fn.code, c->args, fn.nargs, &st, err, sizeof(err));
         if (c->bad_unwind) {
             /*
              * The unannotated state begins right after push %rbx and must

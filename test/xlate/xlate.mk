@@ -19,7 +19,7 @@ $(XL)/%.nasm.asm: test/xlate/%.s $(PERLASM_X64)
 
 $(XL)/%.elf.o: $(XL)/%.elf.s
 	$(CC) -c -Wa,--fatal-warnings -o $@ $<
-$(XL)/frame_main.o: test/xlate/frame_main.c test/abi/abi_check.h
+$(XL)/frame_main.o: test/xlate/frame_main.c test/abi/abi_check.h test/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -c $< -o $@
 
@@ -34,7 +34,7 @@ $(XL)/%.mingw64.o: $(XL)/%.mingw64.s
 	$(MINGW64_AS) --fatal-warnings -o $@ $<
 $(XL)/%.nasm.o: $(XL)/%.nasm.asm
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
-$(XL)/frame_main.c.o: test/xlate/frame_main.c test/abi/abi_check.h
+$(XL)/frame_main.c.o: test/xlate/frame_main.c test/abi/abi_check.h test/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 # Each flavour's corpus runs with that flavour's trampoline.

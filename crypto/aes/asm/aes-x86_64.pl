@@ -71,7 +71,8 @@
 # CBC length switch: with warm caches the full path wins at every length
 # (16 B: 5.6 vs 11.2 enc, 5.9 vs 18.4 dec; 4 KiB: 5.8 vs 11.3, 5.4 vs 18.6),
 # so the switch is a hardening choice, not a speed one: kept at 512 bytes
-# as in OpenSSL (cbc_thresh).
+# as in OpenSSL (cbc_thresh); the length is crypto/aes/AesPaths.pm's, which
+# the ECB glue reads too.
 #
 # Code size (bytes, ELF): full path: aes_x86_64_encrypt_full 537,
 # aes_x86_64_decrypt_full 528, aes_x86_64_cbc_encrypt_full 1393, tables
@@ -84,6 +85,7 @@ use FindBin;
 use lib "$FindBin::Bin/../../../perlasm/lib", "$FindBin::Bin/..";
 use X64::Module;
 use AesMath qw(sbox inv_sbox te0 td0);
+use AesPaths;
 
 # Tuning switches (each was measured; see the header for figures).
 our %OPT = (
@@ -91,7 +93,7 @@ our %OPT = (
     key_first  => 1,     # accumulators start from the round key
     movzbl     => 1,     # byte extraction with movzbl %ah (vs shr/and)
     tab_align  => 64,    # alignment of every table
-    cbc_thresh => 512,   # AES_cbc_encrypt: full tables from this length
+    cbc_thresh => $AesPaths::FULL_TABLES_FROM,   # AES_cbc_encrypt: full tables from this length
 );
 X64::Module::pipe_output(@ARGV);
 

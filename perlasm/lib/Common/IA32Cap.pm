@@ -55,6 +55,18 @@ sub _cap {
 sub word { return _cap($_[0])->[1] }
 sub bit  { return _cap($_[0])->[2] }
 
+# The OPENSSL_ia32cap string that clears the named capabilities and keeps
+# the rest: "~A:~B", A for words 0-1 and B for words 2-3, each a 64-bit
+# value with the lower word in its low 32 bits.  An empty A leaves words
+# 0-1 alone; B is always written, because without a ":" part OpenSSL's
+# parser sets words 2-3 to zero.
+sub clear_mask {
+    my (@names) = @_;
+    my @half = (0, 0);
+    $half[ word($_) >> 1 ] |= 1 << (32 * (word($_) & 1) + bit($_)) for @names;
+    return ($half[0] ? sprintf('~0x%x', $half[0]) : '') . sprintf(':~0x%x', $half[1]);
+}
+
 # name => [word, bit] for every capability, the shape the modules test with.
 sub word_bit_pairs { return map { $_->[0] => [ $_->[1], $_->[2] ] } @CAPS }
 

@@ -60,6 +60,7 @@ sub finish {
     fail("function $self->{func}{name} is not closed (.endfunction or .cfi_endproc missing)")
         if $self->{func};
     my $e = $self->{emit};
+    $self->resolve_entry_endbr;
     my $tables = $self->win64 ? $self->win64_tables : '';
     # Region boundaries become labels where a table entry uses them.
     (my $body = $self->{out}) =~ s/\0boundary ([^\0\s]+)\0/$self->{used_label}{$1} ? $e->label($1) : ''/ge;
@@ -83,11 +84,11 @@ sub statement {
         if ($self->win64 && defined(my $n = $self->{arg_shuffle}{ $st->{name} })) {
             $self->{pending_shuffle} = [ $st->{name}, $n ];
         }
-        # A global function entry must begin with endbr64 (IBT).  Other
-        # global labels (a return address a tracer watches, say) must not.
-        $self->{pending_endbr} = 1
-            if $self->{section} eq 'text' && $self->{globals}{ $st->{name} }
-               && $self->{typed_function}{ $st->{name} };
+        # A function entry an indirect branch can land on must begin with
+        # endbr64 (IBT): see entry_endbr.  Other labels (a return address
+        # a tracer watches, say) must not.
+        $self->{pending_endbr} = $st->{name}
+            if $self->{section} eq 'text' && $self->{typed_function}{ $st->{name} };
         return;
     }
     return $self->directive($st) if $st->{kind} eq 'directive';
@@ -97,24 +98,27 @@ sub statement {
 sub instruction {
     my ($self, $st) = @_;
     my $m = $st->{mnemonic};
+    $self->note_address_uses($st);
     if ($self->{section} eq 'init') {
-        # Only calls: each is an entry of the start-up list (a call on ELF).
+        # Only calls: each is an entry of the start-up list (a call on ELF),
+        # which the run-time calls through its address.
         my ($op, @more) = @{ $st->{operands} };
         fail("only a call of a function may go in section .init")
             unless $m =~ /^callq?$/ && $op && $op->{type} eq 'expr' && !$op->{indirect} && !@more;
+        $self->note_symbols($op->{expr});
         return $self->emit($self->{emit}->init_entry($st, $op->{expr}));
     }
     if ($m eq 'endbranch' || $m eq 'endbr64') {
-        $self->{pending_endbr} = 0;
+        $self->{pending_endbr} = undef;
         $self->{func}{code_in_region} = 1 if $self->{func};
         $self->emit($self->{emit}->endbr);
         $self->raw_shuffle_prologue if $self->{pending_shuffle};
         return;
     }
-    if ($self->{pending_endbr}) {
-        $self->{pending_endbr} = 0;
+    if (defined(my $entry = $self->{pending_endbr})) {
+        $self->{pending_endbr} = undef;
         $self->{func}{code_in_region} = 1 if $self->{func};
-        $self->emit($self->{emit}->endbr);
+        $self->entry_endbr($entry);
     }
     $self->raw_shuffle_prologue if $self->{pending_shuffle};
     for my $op (@{ $st->{operands} }) {
@@ -133,6 +137,47 @@ sub instruction {
             if $m =~ /^callq?$/ && ($f->{frame_size} + 8) % 16;
     }
     $self->emit_insn($st);
+}
+
+# --- endbr64 where an indirect branch can land --------------------------------
+# A function entry gets endbr64 when an indirect call or jump may reach
+# it: it is global (any other object may take its address, or call it
+# through a PLT), or this file uses its address other than as the target
+# of a direct call or jump (lea, an immediate, a data directive).  A local
+# function reached only by direct branches (a mode's shared body) gets
+# none.  Whether a local one's address is used may only be known later in
+# the file, so its entry gets a placeholder that finish() resolves.
+my $ENDBR_MARK = "\0endbr:";
+
+sub entry_endbr {
+    my ($self, $name) = @_;
+    return $self->emit($self->{emit}->endbr) if $self->{globals}{$name};
+    $self->emit("$ENDBR_MARK$name\0");
+}
+
+sub resolve_entry_endbr {
+    my ($self) = @_;
+    my $endbr = $self->{emit}->endbr;
+    $self->{out} =~ s{\Q$ENDBR_MARK\E([^\0]*)\0}{
+        $self->{globals}{$1} || $self->{address_used}{$1} ? $endbr : ''
+    }ge;
+}
+
+# Every symbol an expression names counts as a use of its address.
+sub note_symbols {
+    my ($self, $text) = @_;
+    $self->{address_used}{$1} = 1 while ($text // '') =~ /([A-Za-z_.\$][\w.\$]*)/g;
+}
+
+# An instruction uses a symbol's address unless it is the target of a
+# direct call or jump.
+sub note_address_uses {
+    my ($self, $st) = @_;
+    my $direct = $st->{mnemonic} =~ /^(?:j[a-z]+|callq?)$/;
+    for my $op (@{ $st->{operands} }) {
+        next if $direct && $op->{type} eq 'expr';
+        $self->note_symbols($op->{$_}) for grep { defined $op->{$_} } qw(expr disp);
+    }
 }
 
 # Emit one instruction given as AT&T text operands.
@@ -209,6 +254,8 @@ sub directive {
     my ($name, $args) = @$st{qw(name args)};
     my $e = $self->{emit};
 
+    $self->note_symbols($args)
+        if $DATA_DIRECTIVE{$name} || $name eq '.set' || $name eq '.equ' || $name eq '.rva';
     return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)))
         if $DATA_DIRECTIVE{$name};
     return $self->set_section('text')   if $name eq '.text';
@@ -560,7 +607,7 @@ sub function_begin {
     $self->{last_label} = $name;
     my $f = $self->start_function($name, helper => 1, nargs => $o{args});
     $f->{code_in_region} = 1;
-    $self->emit($e->endbr);
+    $self->entry_endbr($name);
 
     # Win64: rdi and rsi are callee-saved there, and the body uses them.
     my @push = (($self->win64 ? qw(rdi rsi) : ()), @save);

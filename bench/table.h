@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The printed tables, one per selected mode: c/B and MB/s of ours and,
+ * with OpenSSL loaded, of OpenSSL on the same path and the ratio.
+ */
+#ifndef BENCH_TABLE_H
+#define BENCH_TABLE_H
+
+#include <stddef.h>
+
+#include "figures.h"
+#include "impl.h"
+#include "options.h"
+
+/* An AES implementation's columns; table_column adds OpenSSL's table path. */
+struct aes_group {
+    const struct casm_aes_impl *impl;
+    int table_column;
+};
+
+/* What every table needs to know about the run. */
+struct table_run {
+    const struct bench_options *o;
+    double tsc_mhz;                /* MB/s = tsc_mhz / cycles per byte */
+    int have_ossl;
+    const struct figures *figs;
+};
+
+void table_aes(const struct table_run *r, const struct bench_mode *m,
+               const struct aes_group *g, size_t ng);
+void table_sha1(const struct table_run *r, const struct bench_mode *m,
+                const struct casm_sha1_impl *const *impls, size_t n);
+
+#endif
