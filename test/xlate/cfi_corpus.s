@@ -18,6 +18,7 @@ cc_sums:
 .cfi_adjust_cfa_offset	128+24
 	mov	%rdi,(32*5+8)-16(%rsp)
 	lea	(1<<4)|8(%rdi),%rax
+	lea	0x8f1bbcdc(%rdi,%rsi),%eax	# a 32-bit displacement written unsigned
 	add	$128+24,%rsp
 .cfi_adjust_cfa_offset	-(128+24)
 	pop	%rbx

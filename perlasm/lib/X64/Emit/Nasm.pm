@@ -46,9 +46,14 @@ sub mem_text {
     }
     # nasm joins the displacement to the registers with "+": a constant
     # expression goes in as its value (X64::Expr), any other with an
-    # operator in parentheses, so its precedence cannot change.
+    # operator in parentheses, so its precedence cannot change.  A
+    # displacement is a signed 32-bit number: 0x80000000 and up, which
+    # GNU as takes as written, is given to nasm as the negative it means.
     if ($disp =~ /[-+*\/%<>&|^~!()]/ && $disp !~ /^-?\w+$/) {
         $disp = is_constant($disp) ? evaluate($disp) : "($disp)";
+    }
+    if (is_constant($disp) && (my $v = evaluate($disp)) >= 2**31) {
+        $disp = $v < 2**32 ? $v - 2**32 : $disp;
     }
     push @terms, $op->{base} if $op->{base};
     push @terms, $op->{index} . (($op->{scale} // 1) != 1 ? "*$op->{scale}" : '')
