@@ -119,12 +119,19 @@ sub make_shadow {
 }
 
 # The instruction stream of an object: disassembly without addresses'
-# file header.
+# file header.  One intended difference is taken out: on nasm every label
+# is an object symbol, so the boundaries of our Win64 unwind regions
+# (L$unwind_N, L$end_N, in functions without tables of the module's own)
+# appear as symbols; their header lines go, and the disassembler's
+# "<symbol+offset>" notes after operands, which name the nearest symbol,
+# go on both sides (the addresses themselves stay).
 sub instructions {
     my ($dis, $obj) = @_;
     my ($st, $out) = run_capture({}, undef, $dis->($obj));
     return (undef, "disassembly failed: $out") if $st;
-    my @lines = grep { !/file format/ && /\S/ } split /\n/, $out;
+    my @lines = grep { !/file format/ && /\S/ && !/^[0-9a-f]+ <L\$(?:unwind|end)_\d+>:$/ }
+                split /\n/, $out;
+    s/^(\s+[0-9a-f]+:.*?)\s*<[^<>]*>/$1/ for @lines;
     return (\@lines, '');
 }
 

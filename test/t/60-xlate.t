@@ -142,21 +142,33 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
 
 # --- the rest of the dialect: symbol directives, .comm, .extern, .picmeup,
 # data, .previous, remember/restore_state ---------------------------------
-{
-    my %dobj;
+# A corpus of test/xlate/ translated for every flavour and assembled
+# where the assembler is installed: the objects by flavour.
+sub corpus_objects {
+    my ($corpus, $stem) = @_;
+    my %objs;
     for my $flavour (qw(elf macosx mingw64 nasm masm)) {
-        my $asm = "$dir/dialect.$flavour." . ($flavour =~ /nasm|masm/ ? 'asm' : 's');
-        my ($st, $msg) = translate($flavour, "$root/test/xlate/dialect_corpus.s", $asm);
+        my $asm = corpus_output($stem, $flavour);
+        my ($st, $msg) = translate($flavour, "$root/test/xlate/$corpus", $asm);
         if ($st || $flavour eq 'masm' || !have($ASSEMBLE{$flavour}[0])) {
-            result($st == 0, "$flavour: dialect_corpus.s translates") or print "#   $msg";
+            result($st == 0, "$flavour: $corpus translates") or print "#   $msg";
             next;
         }
-        my $o = "$dir/dialect.$flavour.o";
+        my $o = "$dir/$stem.$flavour.o";
         ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, $o));
-        result($st == 0 && $msg eq '', "$flavour: dialect_corpus.s translates and assembles cleanly")
+        result($st == 0 && $msg eq '', "$flavour: $corpus translates and assembles cleanly")
             or print map { "#   $_\n" } split /\n/, $msg;
-        $dobj{$flavour} = $o unless $st;
+        $objs{$flavour} = $o unless $st;
     }
+    return %objs;
+}
+sub corpus_output {
+    my ($stem, $flavour) = @_;
+    return "$dir/$stem.$flavour." . ($flavour =~ /nasm|masm/ ? 'asm' : 's');
+}
+
+{
+    my %dobj = corpus_objects('dialect_corpus.s', 'dialect');
     if ($dobj{elf} && have('readelf')) {
         my (undef, $syms) = run('readelf', '-s', '-W', $dobj{elf});
         result($syms =~ /FUNC\s+GLOBAL\s+HIDDEN\s+\d+\s+dc_hidden/
@@ -165,6 +177,8 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
                'elf: .hidden, .comm and .extern give the right symbols');
         my (undef, $dis) = run('objdump', '-d', $dobj{elf});
         result($dis =~ /lea\s+-0x7\(%rip\),%rax/, 'elf: .picmeup loads its own address');
+        result($dis =~ /<dc_index32>:\n(?:.*\n)?\s+[0-9a-f]+:[^\n]*lea\s+0x8\(%rdi,%rsi,8\),%rax/,
+               'elf: 32-bit registers in an address are taken as their 64-bit ones');
     }
     # Every global function of every ELF corpus starts with endbr64.
     if ($dobj{elf} && have('nm') && have('objdump')) {
@@ -207,6 +221,124 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
     result($st != 0 && $msg =~ /exists only on Win64/, 'elf: a .pdata section is refused with a reason');
 }
 
+# --- unwind and section forms: expressions, CFA rules, .init, own SEH ------
+{
+    my %cobj = corpus_objects('cfi_corpus.s', 'cfi');
+    for my $flavour (qw(mingw64 nasm)) {
+        my $text = slurp(corpus_output('cfi', $flavour)) // '';
+        result($text =~ /Win64 unwind: cc_keep_rbx: %rbx is held in %r8 from \S+; not restored/,
+               "$flavour: what Win64 codes cannot say (.cfi_register) is said in the output, per function");
+    }
+    if ($cobj{elf} && have('readelf')) {
+        my (undef, $fr) = run('readelf', '--debug-dump=frames-interp', $cobj{elf});
+        # cc_sums: push (16), then 128+24 more; cc_alloca: 8*2 below the return address.
+        result($fr =~ /rsp\+168\s+c-16/ && $fr =~ /rsp\+24\s+c-8/,
+               'elf: expressions in .cfi_adjust_cfa_offset and .cfi_alloca give the CFA offsets')
+            or print $fr =~ s/^/#   /mgr;
+        result($fr =~ /r8 \(r8\)/, 'elf: .cfi_register says rbx is in r8');
+        my (undef, $init) = run('objdump', '-d', '-j', '.init', $cobj{elf});
+        result($init =~ /call/, 'elf: section .init holds the start-up call');
+    }
+    my %INIT = (macosx => '__mod_init_func', mingw64 => '.ctors', nasm => '.CRT$XCU');
+    for my $flavour (sort keys %INIT) {
+        next unless $cobj{$flavour} && have('llvm-objdump');
+        my (undef, $h) = run('llvm-objdump', '-h', $cobj{$flavour});
+        result(index($h, $INIT{$flavour}) >= 0, "$flavour: section .init becomes $INIT{$flavour}");
+    }
+
+    # Each operand form of .cfi_cfa_expression and .cfi_expression, read
+    # back by readelf's own DWARF decoder.
+    if (have('as') && have('readelf')) {
+        my $in = "$dir/dwarf-forms.s";
+        open(my $fh, '>', $in) or die;
+        print $fh ".text\ndf:\n.cfi_startproc\n\tnop\n",
+            ".cfi_cfa_expression\t8*2(%rsp),%r9,8,mul,plus,deref,+8\n\tnop\n",
+            ".cfi_cfa_expression\t%rsp-8,deref,-200,minus,constu:300U,plus\n\tnop\n",
+            ".cfi_expression\t%rbx,%rsp+0x10\n\tnop\n.cfi_def_cfa\t%rsp,8\n\tret\n.cfi_endproc\n";
+        close $fh;
+        my ($st, $msg) = translate('elf', $in, "$dir/dwarf-forms.out.s");
+        ($st, $msg) = run('as', '--fatal-warnings', '-o', "$dir/dwarf-forms.o", "$dir/dwarf-forms.out.s")
+            unless $st;
+        my (undef, $fr) = $st ? (1, '') : run('readelf', '--debug-dump=frames', "$dir/dwarf-forms.o");
+        my @want = (
+            'DW_CFA_def_cfa_expression (DW_OP_breg7 (rsp): 16; DW_OP_breg9 (r9): 0; DW_OP_lit8; '
+                . 'DW_OP_mul; DW_OP_plus; DW_OP_deref; DW_OP_plus_uconst: 8)',
+            'DW_CFA_def_cfa_expression (DW_OP_breg7 (rsp): -8; DW_OP_deref; DW_OP_consts: -200; '
+                . 'DW_OP_minus; DW_OP_constu: 300; DW_OP_plus)',
+            'DW_CFA_expression: r3 (rbx) (DW_OP_breg7 (rsp): 16)',
+        );
+        my @missing = grep { index($fr, $_) < 0 } @want;
+        result(!$st && !@missing, 'elf: every operand form of .cfi_cfa_expression and .cfi_expression '
+               . 'encodes as DWARF says (registers, EXPR(%reg), literals, consts, NAME:EXPR, operators)')
+            or print map { "#   missing: $_\n" } @missing, ($st ? $msg : ());
+    }
+
+    # Frames Win64 codes cannot describe: CFI on ELF and Mach-O, the
+    # module's own tables on Win64 (which need OpenSSL's SEH labels).
+    my $own = "$root/test/xlate/own_seh_corpus.s";
+    my $with_tables = "$dir/own_seh_all.s";
+    open(my $fh, '>', $with_tables) or die;
+    print $fh slurp($own), slurp("$root/test/xlate/own_seh_tables.s");
+    close $fh;
+    for my $flavour (qw(elf macosx mingw64 nasm)) {
+        my $win = $flavour =~ /mingw64|nasm/;
+        my $asm = "$dir/own.$flavour." . ($flavour eq 'nasm' ? 'asm' : 's');
+        my ($st, $msg) = translate($flavour, $win ? $with_tables : $own, $asm);
+        my $text = slurp($asm) // '';
+        if ($st || !have($ASSEMBLE{$flavour}[0])) {
+            result($st == 0, "$flavour: own_seh_corpus.s translates") or print "#   $msg";
+            next;
+        }
+        my $o = "$dir/own.$flavour.o";
+        ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, $o));
+        result($st == 0 && $msg eq '', "$flavour: own_seh_corpus.s translates and assembles cleanly"
+               . ($win ? ' (the SEH labels its tables use are defined)' : ''))
+            or print map { "#   $_\n" } split /\n/, $msg;
+        if ($flavour eq 'elf' && !$st && have('readelf')) {
+            my (undef, $fr) = run('readelf', '--debug-dump=frames', $o);
+            result($fr =~ /DW_CFA_def_cfa_expression \(DW_OP_breg7 \(rsp\): 40; DW_OP_deref; DW_OP_plus_uconst: 16\)/,
+                   'elf: .cfi_cfa_expression %rsp+8*5,deref,+16 is DW_CFA_def_cfa_expression')
+                or print "#   no such expression in the frame table\n";
+            (undef, $fr) = run('readelf', '--debug-dump=frames-interp', $o);
+            result($fr =~ /rax\+8\s+c-16\s+c-24/,
+                   'elf: pushes after .cfi_def_cfa_register %rax save at rsp, CFA stays rax+8')
+                or print $fr =~ s/^/#   /mgr;
+        }
+        next unless $win;
+        # The layer's boundary labels: none inside the functions the tables cover.
+        my $label = $flavour eq 'nasm' ? qr/^L\$(?:unwind|end)_\d+:/m : qr/^\.L(?:unwind|end)_\d+:/m;
+        my ($expr_body) = $text =~ /^cc_expr:\n(.*?)SEH_end_cc_expr:/ms;
+        my ($rax_body) = $text =~ /^cc_rax_frame:\n(.*?)cc_rax_frame_end:/ms;
+        my ($pop_body) = $text =~ /^cc_wrong_pop:\n(.*?)^\s*ret\b/ms;
+        result(defined $expr_body && defined $rax_body && $expr_body !~ $label && $rax_body !~ $label
+               && defined $pop_body && $pop_body =~ $label,
+               "$flavour: functions the module's .pdata covers get no tables of ours, the others do");
+        ($st, $msg) = translate($flavour, $own, "$dir/own-bare.s");
+        result($st != 0 && $msg =~ /function cc_rax_frame: Win64 unwind: CFA based on %rax cannot be described/
+               && !-e "$dir/own-bare.s",
+               "$flavour: a frame Win64 codes cannot describe, without tables of its own, is an error naming the function")
+            or print "#   exit $st: $msg";
+    }
+}
+
+# --- X64::Expr against Perl, whose arithmetic OpenSSL's layer uses ---------
+{
+    use lib "$FindBin::Bin/../../perlasm/lib";
+    require X64::Expr;
+    my @cases = ('128+24', '32*5+8', '-(128+24)', '8*(5+1)-3', '2+3*4<<1', '1<<4|8', '0x50&0x1f^3',
+                 '-7/2', '-7%3', '~0x0f&0xff', '!0+!5', '010+0b11', '(1+2)*(3+4)');
+    my @wrong;
+    for my $e (@cases) {
+        (my $perl = $e) =~ s/0b([01]+)/oct("0b$1")/ge;
+        my $want = do { use integer; eval $perl };
+        my $got = eval { X64::Expr::evaluate($e) };
+        push @wrong, "$e: got " . ($got // "error $@") . ", Perl says $want"
+            unless defined $got && $got == $want;
+    }
+    result(!@wrong, 'X64::Expr gives what Perl gives for ' . scalar(@cases)
+           . ' expressions (precedence, signs, hex, binary, octal)') or print map { "#   $_\n" } @wrong;
+}
+
 # --- ELF security notes, endbr64, read-only data ----------------------------
 if ($obj{elf} && have('readelf')) {
     my (undef, $notes) = run('readelf', '-n', $obj{elf});
@@ -244,6 +376,15 @@ my @bad = (
       'frame helper: an undeclared callee-saved GPR write' ],
     [ ".function f, args=1, save=rbx, align=64\n\txor\t%ebp,%ebp\n", qr/:2: xor writes %ebp but %rbp is this function's frame pointer/,
       'frame helper: a write to the frame pointer' ],
+    [ ".cfi_startproc\n.cfi_adjust_cfa_offset\t128+\n", qr/:2: bad expression "128\+": it ends too early/,
+      'a malformed constant expression' ],
+    [ ".align\tfoo*2\n", qr/:1: bad expression "foo\*2": "foo" is not a number/, 'a symbol where a number belongs' ],
+    [ ".cfi_startproc\n.cfi_cfa_expression\t%rsp+8,deref,frob,+8\n", qr/:2: unknown DWARF operator "frob"/,
+      'an unknown operator in .cfi_cfa_expression' ],
+    [ ".cfi_startproc\n.cfi_cfa_expression\t%rsp+8,deref,+8\n.cfi_adjust_cfa_offset\t8\n",
+      qr/:3: \.cfi_adjust_cfa_offset while the CFA is an expression/, 'an offset change while the CFA is an expression' ],
+    [ ".section\t.init\n\tmov\t%rax,%rbx\n", qr/:2: only a call of a function may go in section \.init/,
+      'an instruction other than a call in section .init' ],
 );
 for my $case (@bad) {
     my ($text, $want, $what) = @$case;

@@ -40,6 +40,15 @@ dc_no_endbr:
 	ret
 .size	dc_no_endbr,.-dc_no_endbr
 
+# A 32-bit base or index register in an address is its 64-bit register,
+# as OpenSSL's layer takes it.
+.globl	dc_index32
+.type	dc_index32,@abi-omnipotent
+dc_index32:
+	lea	8(%edi,%esi,8),%rax
+	ret
+.size	dc_index32,.-dc_index32
+
 # endbr64 only where an indirect branch can land (test/t/60-xlate.t checks
 # each entry): local functions reached by direct calls and jumps only get
 # none; those whose address is used (lea, a data directive), even after

@@ -17,7 +17,7 @@ package X64::Parser;
 use strict;
 use warnings;
 use Exporter 'import';
-use X64::ISA qw(register_info lookup_mnemonic);
+use X64::ISA qw(register_info lookup_mnemonic gp64_of);
 
 our @EXPORT_OK = qw(parse_line map_symbols);
 
@@ -66,6 +66,15 @@ sub reg_name {
     return lc $name;
 }
 
+# A base or index register.  A 32-bit one is taken as its 64-bit register,
+# as OpenSSL's layer does (its modules index with 32-bit counters).
+sub address_reg {
+    my ($text) = @_;
+    my $r = reg_name($text);
+    my $info = register_info($r);
+    return $info->[0] eq 'gp' && $info->[1] == 4 ? gp64_of($r) : $r;
+}
+
 # Trailing {%kN} and {z} decorations of a register or memory operand.
 sub take_decorations {
     my ($text, $op) = @_;
@@ -98,8 +107,8 @@ sub parse_operand {
         my ($disp, $inside) = ($1, $2);
         my ($base, $index, $scale) = map { s/^\s+|\s+$//gr } split /,/, $inside, -1;
         my %mem = (%op, type => 'mem', disp => $disp, seg => $seg);
-        $mem{base}  = reg_name($base)  if defined $base  && length $base;
-        $mem{index} = reg_name($index) if defined $index && length $index;
+        $mem{base}  = address_reg($base)  if defined $base  && length $base;
+        $mem{index} = address_reg($index) if defined $index && length $index;
         if (defined $scale && length $scale) {
             fail("bad scale $scale") unless $scale =~ /^[1248]$/;
             $mem{scale} = $scale;

@@ -15,6 +15,8 @@ use X64::Parser qw(parse_line);
 use X64::ISA qw(register_info lookup_mnemonic gp64_of);
 use X64::UnwindState;
 use X64::Win64Unwind;
+use X64::Expr qw(evaluate);
+use X64::DwarfExpr qw(expression_bytes);
 
 sub fail { die "$_[0]\n" }
 
@@ -37,6 +39,7 @@ sub new {
         functions => [],        # finished functions with Win64 regions
         arg_shuffle => {},      # raw dialect: .type f,@function,N
         label_seq => 0,
+        pending_labels => [],   # labels of the next function (note_label)
     }, $class;
     $self->{emit}{constants} = {};
     return $self;
@@ -58,9 +61,17 @@ sub finish {
         if $self->{func};
     my $e = $self->{emit};
     $self->resolve_entry_endbr;
-    my $out = $e->file_header . $self->{out};
-    $out .= $self->win64_tables if $self->win64 && !$self->{manual_seh};
-    return $out . $e->file_footer;
+    my $tables = $self->win64 ? $self->win64_tables : '';
+    # Region boundaries become labels where a table entry uses them.
+    (my $body = $self->{out}) =~ s/\0boundary ([^\0\s]+)\0/$self->{used_label}{$1} ? $e->label($1) : ''/ge;
+    return $e->file_header . $body . $tables . $e->file_footer;
+}
+
+# A place a Win64 table may refer to; whether it is labelled is known at
+# the end, when it is known which functions the layer describes.
+sub boundary {
+    my ($self, $name) = @_;
+    $self->emit("\0boundary $name\0");
 }
 
 # --- statements --------------------------------------------------------------
@@ -69,6 +80,7 @@ sub statement {
     if ($st->{kind} eq 'label') {
         $self->emit($self->{emit}->label($st->{name}));
         $self->{last_label} = $st->{name};
+        $self->note_label($st->{name});
         if ($self->win64 && defined(my $n = $self->{arg_shuffle}{ $st->{name} })) {
             $self->{pending_shuffle} = [ $st->{name}, $n ];
         }
@@ -87,6 +99,15 @@ sub instruction {
     my ($self, $st) = @_;
     my $m = $st->{mnemonic};
     $self->note_address_uses($st);
+    if ($self->{section} eq 'init') {
+        # Only calls: each is an entry of the start-up list (a call on ELF),
+        # which the run-time calls through its address.
+        my ($op, @more) = @{ $st->{operands} };
+        fail("only a call of a function may go in section .init")
+            unless $m =~ /^callq?$/ && $op && $op->{type} eq 'expr' && !$op->{indirect} && !@more;
+        $self->note_symbols($op->{expr});
+        return $self->emit($self->{emit}->init_entry($st, $op->{expr}));
+    }
     if ($m eq 'endbranch' || $m eq 'endbr64') {
         $self->{pending_endbr} = undef;
         $self->{func}{code_in_region} = 1 if $self->{func};
@@ -246,11 +267,13 @@ sub directive {
         if ($sec eq '.pdata' || $sec eq '.xdata') {
             fail("section $sec exists only on Win64 (guard it with the flavour)")
                 unless $self->win64;
-            # The module writes its own SEH tables: it owns all of them.
-            $self->{manual_seh} = 1;
+            # The module writes SEH tables of its own: the functions
+            # they cover get none of ours (see hand_described).
             return $self->set_section(substr($sec, 1));
         }
         return $self->set_section('text')   if $sec eq '.text';
+        # Start-up code: calls run when the object is loaded.
+        return $self->set_section('init')   if $sec eq '.init';
         return if $sec =~ /^\.note\.GNU-stack/;       # we always add it
         fail("unsupported section $sec");
     }
@@ -259,7 +282,9 @@ sub directive {
     }
     if ($name eq '.align' || $name eq '.p2align') {
         my ($n) = split_args($args);
-        fail("bad alignment \"$args\"") unless defined $n && $n =~ /^\d+$/;
+        fail("$name needs an alignment") unless defined $n;
+        $n = evaluate($n);
+        fail("bad alignment \"$args\"") if $n < 0 || ($name eq '.p2align' && $n > 30);
         $n = 1 << $n if $name eq '.p2align';
         fail("alignment $n is not a power of two") if $n & ($n - 1);
         return $self->emit($e->p2align($n));
@@ -267,7 +292,9 @@ sub directive {
     if ($name eq '.asciz') { return $self->emit($e->asciz($args)) }
     if ($name eq '.zero' || $name eq '.space') {
         my ($n) = split_args($args);
-        fail("$name needs a byte count") unless defined $n && $n =~ /^\d+$/;
+        fail("$name needs a byte count") unless defined $n;
+        $n = evaluate($n);
+        fail("$name: negative byte count $n") if $n < 0;
         return $self->emit($e->zero($n, $self->{section}));
     }
     if ($name eq '.globl' || $name eq '.global') {
@@ -280,7 +307,15 @@ sub directive {
     if ($name eq '.hidden') { return $self->emit($e->hidden($_)) for split_args($args) }
     if ($name eq '.extern') { return $self->emit($e->extern($_)) for split_args($args) }
     if ($name eq '.comm') { return $self->emit($e->comm(split_args($args))) }
-    if ($name eq '.rva') { return $self->emit($e->rva($_)) for split_args($args) }
+    if ($name eq '.rva') {
+        for my $sym (split_args($args)) {
+            # Every third .pdata word is where a hand-written entry starts.
+            push @{ $self->{hand_starts} }, $sym
+                if $self->{section} eq 'pdata' && $self->{pdata_words}++ % 3 == 0;
+            $self->emit($e->rva($sym));
+        }
+        return;
+    }
     if ($name eq '.set' || $name eq '.equ') {
         my ($sym, $val) = split_args($args);
         $e->{constants}{$sym} = 1;
@@ -299,6 +334,7 @@ sub directive {
     }
     if ($name eq '.size') {
         my ($sym, $val) = split_args($args);
+        $self->raw_function_end($sym) if $self->win64 && $self->{shuffled}{$sym};
         return $self->emit($e->size($sym, $val));
     }
     if ($name eq '.picmeup') {
@@ -314,8 +350,17 @@ sub directive {
     fail("unknown directive $name");
 }
 
+# Which function a label belongs to: the one open, or else the next to
+# open (its name and any label just before it).
+sub note_label {
+    my ($self, $name) = @_;
+    my $f = $self->{func};
+    push @{ $f ? $f->{labels} : $self->{pending_labels} }, $name;
+}
+
 sub set_section {
     my ($self, $kind) = @_;
+    $self->{pending_labels} = [];
     fail("$kind section switch inside function $self->{func}{name}")
         if $self->{func} && $kind ne 'text';
     ($self->{prev_section}, $self->{section}) = ($self->{section}, $kind);
@@ -349,8 +394,14 @@ sub win64_region {
         return;
     }
     $f->{code_in_region} = 0;
-    my $l = $self->new_label('unwind');
-    $self->emit($self->{emit}->label($l));
+    my $e = $self->{emit};
+    # Where every label is an object symbol (nasm), the first region
+    # starts at the function's own label if nothing lies between them:
+    # one symbol fewer for disassemblers and debuggers to show.
+    my $at_entry = $e->labels_are_symbols && !@{ $f->{regions} }
+        && substr($self->{out}, -length $e->label($f->{name})) eq $e->label($f->{name});
+    my $l = $at_entry ? $f->{name} : $self->new_label('unwind');
+    $self->boundary($l) unless $at_entry;
     push @{ $f->{regions} }, [ $l, $f->{state}->clone ];
 }
 
@@ -358,7 +409,9 @@ sub start_function {
     my ($self, $name, %how) = @_;
     fail("function $name starts inside $self->{func}{name}") if $self->{func};
     my $f = $self->{func} = { name => $name, state => X64::UnwindState->new,
-                              regions => [], stack => [], %how };
+                              regions => [], stack => [], %how,
+                              labels => [ $name, @{ $self->{pending_labels} // [] } ] };
+    $self->{pending_labels} = [];
     $self->emit($self->{emit}->cfi('startproc')) if $self->{emit}->has_cfi;
     $self->win64_region if $self->win64;
     return $f;
@@ -371,7 +424,7 @@ sub end_function {
     if ($self->win64) {
         pop @{ $f->{regions} } unless $f->{code_in_region};
         $f->{end} = $self->new_label('end');
-        $self->emit($self->{emit}->label($f->{end}));
+        $self->boundary($f->{end});
         push @{ $self->{functions} }, $f;
     }
     $self->{func} = undef;
@@ -395,19 +448,50 @@ sub cfi {
         register_info($r) or fail("unknown register %$r");
         return $r;
     };
-    if ($what eq 'adjust_cfa_offset')   { $st->{off} += num($args[0]) }
-    elsif ($what eq 'def_cfa_offset')   { $st->{off} = num($args[0]) }
-    elsif ($what eq 'def_cfa_register') { $st->{base} = $reg->($args[0]) }
-    elsif ($what eq 'def_cfa')          { $st->{base} = $reg->($args[0]); $st->{off} = num($args[1]) }
+    my $on_rsp = $st->{base} eq 'rsp';
+    if ($what eq 'adjust_cfa_offset') {
+        fail(".cfi_$what while the CFA is an expression") if $st->{base} eq 'expr';
+        $st->{off} += num($args[0]);
+    }
+    elsif ($what eq 'alloca') {
+        # rsp moved down by N: the CFA follows only while based on rsp.
+        $on_rsp ? ($st->{off} += num($args[0])) : ($st->{sp} += num($args[0]));
+    }
+    elsif ($what eq 'def_cfa_offset') {
+        fail(".cfi_$what while the CFA is an expression") if $st->{base} eq 'expr';
+        $st->{off} = num($args[0]);
+    }
+    elsif ($what eq 'def_cfa_register') {
+        fail(".cfi_$what while the CFA is an expression (use .cfi_def_cfa)")
+            if $st->{base} eq 'expr';
+        $st->move_cfa($reg->($args[0]));
+    }
+    elsif ($what eq 'def_cfa')          { $st->move_cfa($reg->($args[0]), num($args[1])) }
+    elsif ($what eq 'cfa_expression')   {
+        $st->move_cfa('expr');
+        $st->{expr} = [ expression_bytes(@args) ];
+    }
     elsif ($what eq 'offset')           { $st->{saved}{ $reg->($args[0]) } = num($args[1]) }
-    elsif ($what eq 'rel_offset')       { $st->{saved}{ $reg->($args[0]) } = num($args[1]) - $st->{off} }
+    elsif ($what eq 'rel_offset') {
+        fail(".cfi_$what while the CFA is an expression") if $st->{base} eq 'expr';
+        $st->{saved}{ $reg->($args[0]) } = num($args[1]) - $st->{off};
+    }
+    elsif ($what eq 'register')         { $st->{saved}{ $reg->($args[0]) } = { reg => $reg->($args[1]) } }
+    elsif ($what eq 'expression') {
+        my ($r, @ops) = @args;
+        $st->{saved}{ $reg->($r) } = { expr => [ expression_bytes(@ops) ] };
+    }
     elsif ($what eq 'restore')          { delete $st->{saved}{ $reg->($args[0]) } }
     elsif ($what eq 'push') {
-        $st->{off} += 8;
-        $st->{saved}{ $reg->($args[0]) } = -$st->{off};
+        $on_rsp ? ($st->{off} += 8) : ($st->{sp} += 8);
+        $st->{saved}{ $reg->($args[0]) } = -$st->rsp_depth;
     } elsif ($what eq 'pop') {
-        $st->{off} -= 8;
+        $on_rsp ? ($st->{off} -= 8) : ($st->{sp} -= 8);
         delete $st->{saved}{ $reg->($args[0]) };
+    } elsif ($what eq 'end_prologue' || $what eq 'epilogue') {
+        # Markers for translators that describe only a prologue: every
+        # region here is described completely, so they change nothing.
+        return;
     } elsif ($what eq 'remember_state') {
         push @{ $f->{stack} }, $f->{state}->clone;
         $self->emit($self->{emit}->cfi('remember_state')) if $self->{emit}->has_cfi;
@@ -425,12 +509,8 @@ sub cfi {
     $self->set_state($st);
 }
 
-sub num {
-    my ($t) = @_;
-    fail("expected a number, got \"" . ($t // '') . "\"")
-        unless defined $t && $t =~ /^\s*(-?)(0x[0-9a-f]+|\d+)\s*$/i;
-    return ($1 ? -1 : 1) * ($2 =~ /^0x/i ? hex $2 : $2);
-}
+# A number operand of a directive: a constant expression (X64::Expr).
+sub num { my ($t) = @_; return evaluate($t) }
 
 # Raw dialect on Win64 (.type f,@function,N): the Win64 arguments moved into
 # the SysV registers, the caller's rdi/rsi kept in its shadow space.
@@ -438,15 +518,36 @@ sub raw_shuffle_prologue {
     my ($self) = @_;
     my ($name, $n) = @{ delete $self->{pending_shuffle} };
     # Usually .cfi_startproc has opened the function already.
-    my $f = $self->{func} // $self->start_function($name);
+    my $f = $self->{func} // $self->start_function($name, opened_by_shuffle => 1);
     $f->{raw_shuffle} = 1;
+    $self->{shuffled}{$name} = 1;
     $self->insn('mov', '%rdi', '8(%rsp)');
     $self->insn('mov', '%rsi', '16(%rsp)');
+    # As OpenSSL's layer: rax holds the entry rsp, and .LSEH_begin_NAME
+    # (which a module's own SEH tables refer to) follows.
+    $self->insn('mov', '%rsp', '%rax');
     my $st = $f->{state}->clone;
     $st->{saved}{rdi} = 0;       # CFA + 0: the first shadow slot
     $st->{saved}{rsi} = 8;
     $self->set_state($st);
+    $self->label_here(".LSEH_begin_$name");
     $self->win64_arg_moves($n, 8);
+}
+
+sub label_here {
+    my ($self, $name) = @_;
+    $self->emit($self->{emit}->label($name));
+    $self->note_label($name);
+}
+
+# .size of a raw function on Win64: .LSEH_end_NAME, the other label a
+# module's own SEH tables use; it closes the function if no .cfi_endproc
+# did (OpenSSL's raw functions need not have CFI).
+sub raw_function_end {
+    my ($self, $name) = @_;
+    my $f = $self->{func};
+    $self->end_function if $f && $f->{opened_by_shuffle} && $f->{name} eq $name;
+    $self->label_here(".LSEH_end_$name");
 }
 
 # rcx rdx r8 r9 and stack arguments 5, 6 into rdi rsi rdx rcx r8 r9.
@@ -479,7 +580,10 @@ sub function_begin {
         fail("unknown .function option \"$k\"") unless exists $o{$k};
         $o{$k} = defined $v ? $v : 1;
     }
-    $o{$_} =~ /^\d+$/ or fail(".function $_ must be a number") for qw(args stack align);
+    for my $k (qw(args stack align)) {
+        $o{$k} = evaluate($o{$k});
+        fail(".function $k must not be negative") if $o{$k} < 0;
+    }
     fail(".function align must be a power of two >= 16")
         if $o{align} < 16 || ($o{align} & ($o{align} - 1));
     my @save = grep { length } split /[:\s]+/, $o{save};
@@ -539,7 +643,7 @@ sub function_begin {
     if ($use_fp) {
         $self->insn('mov', '%rsp', '%rbp');
         my $st = $self->state->clone;
-        $st->{base} = 'rbp';
+        $st->move_cfa('rbp');
         $self->set_state($st);
     }
     @$f{qw(push xmm_saved locals alloc use_fp align)} =
@@ -560,7 +664,7 @@ sub function_return {
     if ($f->{use_fp}) {
         $self->insn('mov', '%rbp', '%rsp');
         my $st = $self->state->clone;
-        $st->{base} = 'rsp';
+        $st->move_cfa('rsp');
         $self->set_state($st);
     }
     my @xmm = @{ $f->{xmm_saved} };
@@ -613,19 +717,37 @@ sub resolve_arg {
 }
 
 # --- Win64 tables ------------------------------------------------------------
+# Functions a hand-written .pdata entry starts in (by any of their labels)
+# are the module's to describe: ours would overlap its entries.
+sub hand_described {
+    my ($self) = @_;
+    my %start = map { $_ => 1 } @{ $self->{hand_starts} // [] };
+    return map { $_->{name} => 1 } grep { grep { $start{$_} } @{ $_->{labels} } }
+        @{ $self->{functions} };
+}
+
 sub win64_tables {
     my ($self) = @_;
     my $e = $self->{emit};
     my ($pdata, $xdata) = ('', '');
-    for my $f (@{ $self->{functions} }) {
+    my %theirs = $self->hand_described;
+    for my $f (grep { !$theirs{ $_->{name} } } @{ $self->{functions} }) {
         my @r = @{ $f->{regions} };
         for my $i (0 .. $#r) {
             my ($start, $state) = @{ $r[$i] };
             my $end = $i < $#r ? $r[$i + 1][0] : $f->{end};
             my $info = $self->new_label('uwinfo');
+            my @gaps;
+            my @bytes = eval { X64::Win64Unwind::unwind_info_bytes($state, \@gaps) };
+            (my $why = $@) =~ s/\s+$//;
+            fail("function $f->{name}: $why") unless @bytes;
             $pdata .= $e->rva($start) . $e->rva($end) . $e->rva($info);
-            $xdata .= $e->p2align(4) . $e->label($info)
-                . $e->data('byte', X64::Win64Unwind::unwind_info_bytes($state));
+            $self->{used_label}{$_} = 1 for $start, $end;
+            # What the codes cannot say is said here, in the output.
+            $xdata .= $e->comment("Win64 unwind: $f->{name}: $_ from "
+                                  . $e->symbol($start) . '; not restored when unwinding from there')
+                for @gaps;
+            $xdata .= $e->p2align(4) . $e->label($info) . $e->data('byte', @bytes);
         }
     }
     return '' unless length $pdata;

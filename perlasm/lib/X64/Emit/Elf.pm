@@ -8,6 +8,9 @@ use warnings;
 use parent -norequire, 'X64::Emit::Gas';
 require X64::Emit::Gas;
 
+# ELF's .init is code: the calls run in sequence at start-up.
+sub init_entry { my ($self, $st) = @_; return $self->insn($st) }
+
 sub file_footer {
     # GNU_PROPERTY_X86_FEATURE_1_AND (0xc0000002) with IBT|SHSTK (3):
     # the object promises endbr64 at indirect-branch targets and a

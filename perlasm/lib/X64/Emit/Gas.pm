@@ -15,6 +15,7 @@ sub new {
 }
 
 sub win64 { 0 }
+sub labels_are_symbols { 0 }   # .L labels stay out of the object
 sub has_cfi { 1 }
 
 # --- names ---------------------------------------------------------------
@@ -62,6 +63,7 @@ sub insn {
 }
 
 sub label { my ($self, $name) = @_; return $self->symbol($name) . ":\n" }
+sub comment { my ($self, $text) = @_; return "# $text\n" }
 sub endbr { return "\tendbr64\n" }
 
 # --- directives --------------------------------------------------------------
@@ -73,6 +75,7 @@ my %SECTION = (
     data   => ".data",
     rodata => ".section\t.rodata",
     bss    => ".bss",
+    init   => ".section\t.init",
 );
 sub section_name { my ($self, $kind) = @_; return $SECTION{$kind} }
 
@@ -97,6 +100,11 @@ sub data {
     return "\t$DATA{$type}\t" . join(',', map { $self->expr($_) } @items) . "\n";
 }
 sub zero { my ($self, $n) = @_; return "\t.zero\t$n\n" }
+# A function the loader calls at start-up: a pointer in the list.
+sub init_entry {
+    my ($self, $st, $sym) = @_;
+    return "\t.p2align\t3\n\t.quad\t" . $self->expr($sym) . "\n";
+}
 sub asciz { my ($self, $s) = @_; return "\t.asciz\t$s\n" }
 sub rva { my ($self, $e) = @_; return "\t.rva\t" . $self->expr($e) . "\n" }
 

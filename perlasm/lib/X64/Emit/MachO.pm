@@ -15,6 +15,7 @@ sub global_name { my ($self, $n) = @_; return "_$n" }
 sub section_name {
     my ($self, $kind) = @_;
     return ".section\t__TEXT,__const" if $kind eq 'rodata';
+    return ".mod_init_func" if $kind eq 'init';
     return $self->SUPER::section_name($kind);
 }
 

@@ -37,6 +37,7 @@ my %SEGMENT = (
     rodata => '.rdata	SEGMENT READONLY ALIGN(64)',
     pdata  => '.pdata	SEGMENT READONLY ALIGN(4)',
     xdata  => '.xdata	SEGMENT READONLY ALIGN(8)',
+    init   => '.CRT$XCU	SEGMENT READONLY ALIGN(8)',
 );
 sub section {
     my ($self, $kind, $raw) = @_;

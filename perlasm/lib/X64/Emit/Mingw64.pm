@@ -17,6 +17,7 @@ sub section_name {
     return ".section\t.rdata,\"dr\"" if $kind eq 'rodata';
     return ".section\t.pdata,\"dr\"" if $kind eq 'pdata';
     return ".section\t.xdata,\"dr\"" if $kind eq 'xdata';
+    return ".section\t.ctors" if $kind eq 'init';       # what mingw's start-up runs
     return $self->SUPER::section_name($kind);
 }
 

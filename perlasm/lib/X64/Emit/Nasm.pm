@@ -8,9 +8,11 @@ use strict;
 use warnings;
 use X64::Parser qw(map_symbols);
 use X64::ISA qw(lookup_mnemonic register_info);
+use X64::Expr qw(evaluate is_constant);
 
 sub new { my ($class, %opt) = @_; return bless { %opt }, $class }
 sub win64 { 1 }
+sub labels_are_symbols { 1 }   # every label, L$ ones too, is a COFF symbol
 sub has_cfi { 0 }
 
 sub die_here { die "$_[0]\n" }
@@ -41,6 +43,17 @@ sub mem_text {
     my $disp = $self->expr($op->{disp} // '');
     if (($op->{base} // '') eq 'rip') {
         return "[rel $disp]";
+    }
+    # nasm joins the displacement to the registers with "+": a constant
+    # expression goes in as its value (X64::Expr), any other with an
+    # operator in parentheses, so its precedence cannot change.  A
+    # displacement is a signed 32-bit number: 0x80000000 and up, which
+    # GNU as takes as written, is given to nasm as the negative it means.
+    if ($disp =~ /[-+*\/%<>&|^~!()]/ && $disp !~ /^-?\w+$/) {
+        $disp = is_constant($disp) ? evaluate($disp) : "($disp)";
+    }
+    if (is_constant($disp) && (my $v = evaluate($disp)) >= 2**31) {
+        $disp = $v < 2**32 ? $v - 2**32 : $disp;
     }
     push @terms, $op->{base} if $op->{base};
     push @terms, $op->{index} . (($op->{scale} // 1) != 1 ? "*$op->{scale}" : '')
@@ -102,6 +115,7 @@ sub insn {
 }
 
 sub label { my ($self, $n) = @_; return $self->symbol($n) . ":\n" }
+sub comment { my ($self, $text) = @_; return "; $text\n" }
 sub endbr { return "\tendbr64\n" }
 
 # --- directives --------------------------------------------------------------
@@ -117,6 +131,7 @@ my %SECTION = (
     bss    => 'section .bss bss align=64',
     pdata  => 'section .pdata rdata align=4',
     xdata  => 'section .xdata rdata align=8',
+    init   => 'section .CRT$XCU rdata align=8',   # the C run-time's initialisers
 );
 sub section {
     my ($self, $kind, $raw) = @_;
@@ -137,6 +152,7 @@ sub zero {
     return $section eq 'bss' ? "\tresb\t$n\n" : "\ttimes $n db 0\n";
 }
 sub asciz { my ($self, $s) = @_; return "\tDB\t$s,0\n" }
+sub init_entry { my ($self, $st, $sym) = @_; return "\tDQ\t" . $self->expr($sym) . "\n" }
 sub rva { my ($self, $e) = @_; return "\tDD\t" . $self->expr($e) . " wrt ..imagebase\n" }
 
 sub global { my ($self, $n) = @_; return "global\t" . $self->symbol($n) . "\n" }
