@@ -185,6 +185,7 @@ include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
 include test/abi32/abi32.mk
+include test/aesni86/aesni86.mk
 include bench/x86mca/x86mca.mk
 
 test-deps:
