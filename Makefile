@@ -190,6 +190,7 @@ include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
+include test/aesni86/aesni86.mk
 include bench/x86mca/x86mca.mk
 
 test-deps:
@@ -283,6 +284,7 @@ help:
 	@echo '  flavours        every module in every flavour, build/gen/flavours/ (part of all)'
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios'
+	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (part of bench)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'
 	@echo '  uninstall       remove exactly what install wrote'
 	@echo '  dist            a reproducible source tarball with pre-generated assembly'

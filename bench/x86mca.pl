@@ -48,6 +48,7 @@ use Getopt::Long;
 use FindBin;
 use lib "$FindBin::Bin/x86mca";
 use Replay64;
+use Disasm32 qw(disassembly next_addresses);
 
 my $MCA_TRIPLE = 'i686';
 my $MCA_CPU    = 'znver3';
@@ -100,24 +101,6 @@ print <<"EOT" unless $verify_only;
   end replays 64-bit code that can also be timed here: read the 32-bit
   speedups with the errors it shows.
 EOT
-
-# Address => instruction text, from the program's disassembly.
-sub disassembly {
-    my ($prog) = @_;
-    my %text;
-    open(my $fh, '-|', 'objdump', '-d', '--no-show-raw-insn', $prog)
-        or die "$0: objdump $prog: $!\n";
-    while (<$fh>) {
-        next unless /^\s*([0-9a-f]+):\s+(\S.*?)\s*$/;
-        my ($addr, $insn) = (hex $1, $2);
-        $insn =~ s/\s*<[^>]*>//;
-        $insn =~ s/\s*#.*//;
-        $insn =~ s/\s+/ /g;
-        $text{$addr} = $insn;
-    }
-    close $fh or die "$0: objdump $prog failed\n";
-    return \%text;
-}
 
 # The replayed form of one executed instruction (see the header).
 sub replayed {
@@ -182,13 +165,6 @@ sub mca_cycles {
     return @c;
 }
 
-# Address => the address of the instruction after it (a call's return
-# address), from a program's disassembly.
-sub next_addresses {
-    my ($text) = @_;
-    my @addr = sort { $a <=> $b } keys %$text;
-    return { map { ($addr[$_] => $addr[$_ + 1]) } 0 .. $#addr - 1 };
-}
 
 # One trace, rewritten for 64-bit mode and built into a shared object;
 # its result checked by NATIVE32 (which dies on a wrong one).

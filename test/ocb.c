@@ -272,11 +272,13 @@ static void check_bulk(const char *name, const struct casm_aes_impl *impl,
         starts[ns++] = s;
     for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
         uint64_t p = (uint64_t)1 << shifts[i];
+        if (p - 1 > (uint64_t)SIZE_MAX - MAX_BLOCKS)
+            break;                            /* past size_t (a 32-bit build) */
         starts[ns++] = p - 1;                 /* i = 2^k comes second */
         if (p > 64)
             starts[ns++] = p - 41;            /* ... in the middle of 80 */
     }
-    starts[ns++] = ~(uint64_t)0 - MAX_BLOCKS; /* the last counts size_t has */
+    starts[ns++] = (uint64_t)SIZE_MAX - MAX_BLOCKS; /* the last counts size_t has */
 
     static unsigned char inbuf[MAX_BLOCKS * 16 + 32], outbuf[MAX_BLOCKS * 16 + 2 * GUARD + 16];
     static unsigned char want[MAX_BLOCKS * 16 + 16];

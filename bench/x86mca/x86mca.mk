@@ -79,3 +79,4 @@ endif
 ifeq ($(HAVE_CC32),yes)
 tests: $(B32)/native32 $(B32)/trace32_c $(patsubst %,$(B32)/trace32_%,$(X86MCA_ASM))
 endif
+include bench/x86mca/dmcrypt.mk

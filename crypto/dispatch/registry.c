@@ -51,9 +51,16 @@ static const struct casm_aes_impl aes_c = {
     .ctr32 = NULL,
 };
 
+#if defined(CASM_AESNI_ASM) || defined(CASM_AESNIX86_ASM)
+/*
+ * AES-NI (crypto/aes/asm/aesni-x86_64.pl, or aesni-x86.pl in the -m32
+ * build, with the same names): OpenSSL's default path too.
+ */
 #ifdef CASM_AESNI_ASM
-/* AES-NI (crypto/aes/asm/aesni-x86_64.pl): OpenSSL's default path too. */
 #include "aes/aesni_x86_64.h"
+#else
+#include "aes/aesni_x86.h"
+#endif
 BLOCK128_OF(aesni_encrypt)
 BLOCK128_OF(aesni_decrypt)
 
@@ -75,6 +82,9 @@ static const struct casm_aes_impl aes_aesni = {
     .ocb_enc = aesni_ocb_encrypt,
     .ocb_dec = aesni_ocb_decrypt,
 };
+#endif
+
+#ifdef CASM_AESNI_ASM
 /*
  * The VAES widths of aesni_ecb_encrypt, aesni_cbc_encrypt (decryption),
  * aesni_ctr32_encrypt_blocks and aesni_xts_encrypt/decrypt, reached
@@ -117,6 +127,8 @@ static const struct casm_aes_impl aes_aesni_vaes256 = {
     .ocb_dec = aesni_ocb_decrypt_vaes256,
 };
 #define AESNI_IMPLS &aes_aesni_vaes512, &aes_aesni_vaes256, &aes_aesni,
+#elif defined(CASM_AESNIX86_ASM)
+#define AESNI_IMPLS &aes_aesni,          /* no VAES on 32-bit: AES-NI first */
 #else
 #define AESNI_IMPLS
 #endif

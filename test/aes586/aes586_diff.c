@@ -24,6 +24,7 @@
 
 #include "aes/aes_c.h"
 #include "lib/tap.h"
+#include "lib/workload.h"
 
 #ifdef AES586
 #include "aes/aes586.h"
@@ -34,34 +35,6 @@ enum { MAXLEN = 4096, SLACK = 64 };
 typedef void (*cbc_fn)(const unsigned char *, unsigned char *, size_t,
                        const AES_KEY *, unsigned char *, const int);
 typedef void (*block_fn)(const unsigned char *, unsigned char *, const AES_KEY *);
-
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-    /* xorshift64*: the same sequence on every platform */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
-}
-
-static void fill(unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (unsigned char)rnd();
-}
-
-struct check {
-    const char *what;
-    long fails, first;
-};
-
-static void note(struct check *c, int ok, long n)
-{
-    if (!ok && c->fails++ == 0)
-        c->first = n;
-}
 
 static int same_schedule(const AES_KEY *a, const AES_KEY *b)
 {

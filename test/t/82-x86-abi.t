@@ -23,6 +23,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
 use ImplRuns qw(result run_child finish);
+use StepCoverage qw(unstepped);
 use Toolchain qw(tool missing);
 use File::Temp qw(tempdir);
 
@@ -65,30 +66,6 @@ for my $v (qw(pic nopic macosx)) {
                '--coverage', "$tmp/corpus.$v");
     same_functions("x86asm corpus ($v)", $corpus{$v}, $prog, 6);
     every_instruction("x86asm corpus ($v)", $corpus{$v}, $prog, 50, "$tmp/corpus.$v");
-}
-
-# Instructions of the functions in OBJ (its T and t symbols) that PROG
-# (linked -no-pie) never single-stepped, per the coverage files.  Alignment
-# padding is never executed and does not count.  Returns (total, [missed]).
-sub unstepped {
-    my ($obj, $prog, @cover) = @_;
-    my %fn = map { /^[0-9a-f]+ [Tt] (\w+)$/ ? ($1 => 1) : () } `nm --defined-only $obj`;
-    my %hit;
-    for my $file (@cover) {
-        open(my $fh, '<', $file) or return (0, ["no coverage file $file"]);
-        while (<$fh>) { $hit{ hex $1 } = 1 if /^([0-9a-f]+)$/ }
-    }
-    my ($cur, $total, @missed) = (undef, 0);
-    for (`objdump -d --no-show-raw-insn $prog`) {
-        if (/^[0-9a-f]+ <([^>]+)>:/) { $cur = $fn{$1} ? $1 : undef; next }
-        next unless $cur && /^\s*([0-9a-f]+):\s+(\S.*?)\s*$/;
-        my ($addr, $insn) = (hex $1, $2);
-        next if $insn =~ /^(nop|xchg\s+%ax,%ax|data16|cs nop|int3)/
-             || $insn =~ /^lea\s+0x0\((%e\w\w)(,%eiz,1)?\),\1$/;
-        $total++;
-        push @missed, sprintf('%s+0x%x: %s', $cur, $addr, $insn) unless $hit{$addr};
-    }
-    return ($total, \@missed);
 }
 
 sub every_instruction {

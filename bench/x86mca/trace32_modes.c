@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The dm-crypt table's 32-bit calls (bench/x86mca/dmcrypt.pl): one call of
+ * a mode over BYTES bytes, single-stepped under qemu-i386 by trace32_call
+ * (test/abi32/abi_cdecl.c), every executed address printed in order.
+ * Linked -no-pie with a 32-bit archive: build/m32/small (our aes-586 and
+ * aesni-x86) or the same C with OpenSSL's own aesni-x86 object in place
+ * of ours (the names are the same).
+ *
+ *   trace32_modes IMPL MODE BITS BYTES
+ *     IMPL  aesni: OpenSSL's aesni_* names (ECB, CBC and XTS directly; LRW
+ *           through the C mode's ECB form over aesni_ecb_encrypt, as
+ *           casm_aes_lrw runs it); x86: aes-586 behind AES_* (ECB a loop
+ *           of AES_encrypt, as OpenSSL's generic ECB; CBC AES_cbc_encrypt;
+ *           XTS and LRW the C modes over AES_encrypt)
+ *     MODE  ecb, cbc-enc, cbc-dec, xts, lrw (all encrypt but cbc-dec)
+ *   prints "trace IMPL MODE BITS BYTES COUNT" and COUNT hex addresses.
+ *
+ * Every call goes through one shape, run_mode below, whose arguments
+ * bench/x86mca/native32_modes.c gives again when it replays the trace:
+ *   (in, out, len, key1, key2, iv): key2 is XTS's tweak schedule or LRW's
+ *   tweak table, iv XTS's tweak or LRW's index, CBC's ivec.
+ */
+#include "../../test/abi32/abi32_typed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/aes.h>
+#include <openssl/modes.h>
+
+#include "aes/aesni_x86.h"
+
+typedef void mode_fn(const unsigned char *in, unsigned char *out, size_t len,
+                     void *key1, void *key2, unsigned char *iv);
+ABI32_SHAPE(mode, mode_fn, 6)
+
+/* The block and ECB shapes the C modes take, over the typed entries. */
+static void aes586_block(const unsigned char in[16], unsigned char out[16], const void *key)
+{
+    AES_encrypt(in, out, key);
+}
+static void aesni_ecb(const unsigned char *in, unsigned char *out, size_t len,
+                      const void *key, int enc)
+{
+    aesni_ecb_encrypt(in, out, len, key, enc);
+}
+
+static void aesni_ecb_mode(const unsigned char *in, unsigned char *out, size_t len,
+                           void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2, (void)iv;
+    aesni_ecb_encrypt(in, out, len, key1, 1);
+}
+static void aesni_cbc_enc_mode(const unsigned char *in, unsigned char *out, size_t len,
+                               void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2;
+    aesni_cbc_encrypt(in, out, len, key1, iv, 1);
+}
+static void aesni_cbc_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
+                               void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2;
+    aesni_cbc_encrypt(in, out, len, key1, iv, 0);
+}
+static void aesni_xts_mode(const unsigned char *in, unsigned char *out, size_t len,
+                           void *key1, void *key2, unsigned char *iv)
+{
+    aesni_xts_encrypt(in, out, len, key1, key2, iv);
+}
+static void aesni_lrw_mode(const unsigned char *in, unsigned char *out, size_t len,
+                           void *key1, void *key2, unsigned char *iv)
+{
+    CRYPTO_lrw128_encrypt_ecb(key2, key1, aesni_ecb, 1, iv, in, out, len);
+}
+
+static void x86_ecb_mode(const unsigned char *in, unsigned char *out, size_t len,
+                         void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2, (void)iv;
+    for (size_t i = 0; i + 16 <= len; i += 16)
+        AES_encrypt(in + i, out + i, key1);
+}
+static void x86_cbc_enc_mode(const unsigned char *in, unsigned char *out, size_t len,
+                             void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2;
+    AES_cbc_encrypt(in, out, len, key1, iv, 1);
+}
+static void x86_cbc_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
+                             void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2;
+    AES_cbc_encrypt(in, out, len, key1, iv, 0);
+}
+static void x86_xts_mode(const unsigned char *in, unsigned char *out, size_t len,
+                         void *key1, void *key2, unsigned char *iv)
+{
+    const XTS128_CONTEXT ctx = { key1, key2, aes586_block, aes586_block };
+    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, 1);
+}
+static void x86_lrw_mode(const unsigned char *in, unsigned char *out, size_t len,
+                         void *key1, void *key2, unsigned char *iv)
+{
+    CRYPTO_lrw128_encrypt(key2, key1, aes586_block, iv, in, out, len);
+}
+
+static const struct entry {
+    const char *impl, *mode;
+    mode_fn *fn;
+} entries[] = {
+    { "aesni", "ecb", aesni_ecb_mode },     { "aesni", "cbc-enc", aesni_cbc_enc_mode },
+    { "aesni", "cbc-dec", aesni_cbc_dec_mode }, { "aesni", "xts", aesni_xts_mode },
+    { "aesni", "lrw", aesni_lrw_mode },     { "x86", "ecb", x86_ecb_mode },
+    { "x86", "cbc-enc", x86_cbc_enc_mode }, { "x86", "cbc-dec", x86_cbc_dec_mode },
+    { "x86", "xts", x86_xts_mode },         { "x86", "lrw", x86_lrw_mode },
+};
+
+#define MAX_BYTES 4096
+#define MAX_TRACE 4000000
+#define PTR(p) ((uint32_t)(uintptr_t)(p))
+
+static unsigned char in[MAX_BYTES], out[MAX_BYTES], iv[16];
+static AES_KEY key1, key2;
+static LRW128_TWEAK tweak;
+static uint32_t eips[MAX_TRACE];
+
+int main(int argc, char **argv)
+{
+    const struct entry *e = NULL;
+    unsigned bits = argc == 5 ? (unsigned)atoi(argv[3]) : 0, bytes = argc == 5 ? (unsigned)atoi(argv[4]) : 0;
+    for (size_t i = 0; argc == 5 && i < sizeof(entries) / sizeof(entries[0]); i++)
+        if (strcmp(entries[i].impl, argv[1]) == 0 && strcmp(entries[i].mode, argv[2]) == 0)
+            e = &entries[i];
+    if (!e || (bits != 128 && bits != 192 && bits != 256) || bytes == 0 || bytes % 16 || bytes > MAX_BYTES) {
+        fprintf(stderr, "usage: %s aesni|x86 ecb|cbc-enc|cbc-dec|xts|lrw 128|192|256 BYTES "
+                "(a multiple of 16, at most %d)\n", argv[0], MAX_BYTES);
+        return 2;
+    }
+    /* The data native32_modes.c replays the call on: LRW's tweak step
+     * depends on the index, so the trace must be recorded on the same. */
+    unsigned char key[32];
+    for (unsigned i = 0; i < sizeof(key); i++)
+        key[i] = (unsigned char)(17 * i + 5);
+    for (unsigned i = 0; i < 16; i++)
+        iv[i] = (unsigned char)(0xa5 ^ i);
+    for (unsigned i = 0; i < bytes; i++)
+        in[i] = (unsigned char)(i * 29 + 3);
+    int aesni = strcmp(e->impl, "aesni") == 0, dec = strcmp(e->mode, "cbc-dec") == 0;
+    int rc = aesni ? (dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(key, (int)bits, &key1)
+                     | aesni_set_encrypt_key(key, (int)bits, &key2)
+                   : (dec ? AES_set_decrypt_key : AES_set_encrypt_key)(key, (int)bits, &key1)
+                     | AES_set_encrypt_key(key, (int)bits, &key2);
+    if (rc != 0) {
+        fprintf(stderr, "trace32_modes: key schedule failed\n");
+        return 1;
+    }
+    CRYPTO_lrw128_init(&tweak, key);
+    const void *k2 = &key2;
+    if (strcmp(e->mode, "lrw") == 0)
+        k2 = &tweak;
+    const uint32_t args[6] = { PTR(in), PTR(out), bytes, PTR(&key1), PTR(k2), PTR(iv) };
+    char err[512];
+    size_t n = 0;
+    if (trace32_call_fn(abi32_mode(e->fn), args, 6, eips, MAX_TRACE, &n, err, sizeof(err)) != 0
+        || n > MAX_TRACE) {
+        fprintf(stderr, "trace32_modes: %s %s: %s\n", e->impl, e->mode, n > MAX_TRACE ? "trace too long" : err);
+        return 1;
+    }
+    printf("trace %s %s %u %u %zu\n", e->impl, e->mode, bits, bytes, n);
+    for (size_t i = 0; i < n; i++)
+        printf("%08x\n", (unsigned)eips[i]);
+    return 0;
+}

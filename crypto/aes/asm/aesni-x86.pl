@@ -1,0 +1,834 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+# AES with the AES-NI instructions for 32-bit x86 (i386 cdecl), exporting
+# OpenSSL 3.0's aesni_* names and prototypes (include/crypto/aes_platform.h;
+# what OpenSSL needs from this module: tools/openssl-symbols/aesni-x86.txt):
+#
+#   aesni_set_encrypt_key / aesni_set_decrypt_key   key schedules
+#   aesni_encrypt / aesni_decrypt                   one block
+#   aesni_ecb_encrypt, aesni_cbc_encrypt            whole blocks
+#   aesni_ctr32_encrypt_blocks                      32-bit big-endian counter
+#   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
+#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk
+#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk
+#
+#   perl crypto/aes/asm/aesni-x86.pl FLAVOUR [-fPIC] [OUTPUT]
+#   (FLAVOUR elf, macosx, coff or win32n; written against perlasm/x86asm.pl)
+#
+# Key schedule: the layout of aesni-x86_64.pl, so a key scheduled by one
+# module works with the other: the round keys as the bytes the
+# instructions consume, R = Nr - 1 (9, 11 or 13) at byte 240, the
+# decryption schedule the encryption one reversed with aesimc on all keys
+# but the two ends (FIPS-197 5.3.5, the equivalent inverse cipher).
+#
+# Rounds.  A cipher pass keeps END = key + 16 * (R + 1), the last round key,
+# in a general register.  The middle rounds are written out for R = 13 and
+# address their keys backwards from END; a 10- or 12-round schedule enters
+# the sequence four or two rounds later.  The entry test compares R in the
+# key schedule itself (memory), so no register holds the round count.
+#
+# Registers.  There are eight xmm registers.  The parallel paths use
+#   xmm0-xmm5  six blocks in flight (six keep the AES unit busy at its
+#              latency on the cores of the last decade; a seventh would
+#              leave no register for the key and the mode's state),
+#   xmm6       the round key of the current round, then a scratch register
+#              once the last round is done,
+#   xmm7       the mode's running state (CBC's chaining value, XTS's next
+#              tweak, CTR's counter template ^ K0, OCB's offset).
+# The one-block paths use xmm0 for the block and xmm1 for the key.  The
+# general registers are named by role in each function (%R below).  The
+# per-block values that do not fit (XTS tweaks, CTR counter blocks) live
+# in a 16-byte aligned frame reached with &switch_stack, so the CFI stays
+# exact at every instruction; aligned frame slots are used directly as
+# pxor/pand operands.
+#
+# Only SSE2 and AES-NI instructions are used (no SSSE3 or SSE4.1), so every
+# CPU with AES-NI runs every path.
+use strict;
+use warnings;
+use FindBin;
+push(@INC, "$FindBin::Bin/../../../perlasm");
+require "x86asm.pl";
+
+&asm_init($ARGV[0], 0);
+
+our $x86only;
+die "$0: the 386 build has no AES-NI code\n" if $x86only;
+
+my $ROUNDS_AT = 240;
+my @B = map { "xmm$_" } 0 .. 5;         # the six blocks of the parallel paths
+my ($TK, $STATE) = ('xmm6', 'xmm7');    # round key; the mode's state
+my $GROUP = scalar @B;
+
+# Instructions whose name is chosen at generation time (aesenc/aesdec...).
+sub op { my ($name, @args) = @_; no strict 'refs'; &{"main::$name"}(@args) }
+
+# ----------------------------------------------------------------- rounds
+# END into $end for the schedule at $key.
+sub set_end {
+    my ($key, $end) = @_;
+    &mov($end, &DWP($ROUNDS_AT, $key));
+    &shl($end, 4);
+    &lea($end, &DWP(16, $key, $end, 1));
+}
+
+# The middle rounds of @blocks: aesenc or aesdec with keys 1 .. R.
+my $seq = 0;
+sub mid_rounds {
+    my ($dir, $key, $end, $tk, @blocks) = @_;
+    my $n = $seq++;
+    &cmp(&DWP($ROUNDS_AT, $key), 11);
+    &jb(&label("r9_$n"));
+    &je(&label("r11_$n"));
+    for my $i (reverse 1 .. 13) {           # the key i rounds before END
+        &set_label("r11_$n") if $i == 11;
+        &set_label("r9_$n") if $i == 9;
+        &movups($tk, &DWP(-16 * $i, $end));
+        op($dir, $_, $tk) for @blocks;
+    }
+}
+
+sub first_round {
+    my ($key, $tk, @blocks) = @_;
+    &movups($tk, &DWP(0, $key));
+    &pxor($_, $tk) for @blocks;
+}
+
+sub last_round {
+    my ($dir, $end, $tk, @blocks) = @_;
+    &movups($tk, &DWP(0, $end));
+    op("${dir}last", $_, $tk) for @blocks;
+}
+
+# The whole cipher on @blocks; $dir is 'aesenc' or 'aesdec'.
+sub cipher {
+    my ($dir, $key, $end, $tk, @blocks) = @_;
+    first_round($key, $tk, @blocks);
+    mid_rounds($dir, $key, $end, $tk, @blocks);
+    last_round($dir, $end, $tk, @blocks);
+}
+
+# Clear the registers that held key material or data.
+sub wipe { &pxor($_, $_) for @_ }
+
+# The entry of a bulk function whose third argument counts the work (0:
+# nothing to do) and whose others start with in, out, key; bulk_end closes it.
+sub bulk_begin {
+    my ($name, $count, $in, $out, $key) = @_;
+    &function_begin($name);
+    &mov($count, &wparam(2));
+    &test($count, $count);
+    &jz(&label("nothing"));
+    &mov($in, &wparam(0));
+    &mov($out, &wparam(1));
+    &mov($key, &wparam(3));
+}
+
+sub bulk_end {
+    my ($name) = @_;
+    &set_label("nothing");
+    &function_end($name);
+}
+
+# Past $bytes of input and output, $step less to do.
+sub advance {
+    my ($in, $out, $bytes, $count, $step) = @_;
+    &add($in, $bytes);
+    &add($out, $bytes);
+    if ($step == 1) { &dec($count) } else { &sub($count, $step) }
+}
+
+# ------------------------------------------------------------ key schedules
+# FIPS-197 5.2, a word at a time: w[i] = w[i-Nk] ^ temp with temp = w[i-1],
+# passed through RotWord, SubWord and Rcon when i % Nk = 0, and through
+# SubWord alone when Nk = 8 and i % Nk = 4.  aeskeygenassist on temp in
+# every lane gives SubWord(temp) in lane 0 and RotWord(SubWord(temp)) in
+# lane 1 (pshufd 0x55 brings it down); Rcon is XORed from a register.
+# In: esi user key, ecx bits, edi schedule.  Out: eax 0, -1 (a NULL
+# pointer) or -2 (bits not 128, 192 or 256).  Clobbers the general
+# registers but esp, and xmm0.
+{
+    my %R = (user => 'esi', bits => 'ecx', sched => 'edi', status => 'eax',
+             nk => 'ecx', temp => 'eax', w => 'esi', end => 'ebx',
+             back => 'ebp',      # -4 * Nk: w[i - Nk] is at w + back
+             imod => 'edx', rcon => 'edi');
+    &function_begin_B("_aesni_expand_key");
+    &mov($R{status}, -1);
+    &test($R{user}, $R{user});
+    &jz(&label("done"));
+    &test($R{sched}, $R{sched});
+    &jz(&label("done"));
+    &mov($R{status}, -2);
+    &cmp($R{bits}, 128);
+    &je(&label("bits"));
+    &cmp($R{bits}, 192);
+    &je(&label("bits"));
+    &cmp($R{bits}, 256);
+    &jne(&label("done"));
+    &set_label("bits");
+    &shr($R{nk}, 5);
+    &lea($R{imod}, &DWP(5, $R{nk}));                        # R = Nk + 5
+    &mov(&DWP($ROUNDS_AT, $R{sched}), $R{imod});
+    &xor($R{imod}, $R{imod});
+    &set_label("copy");                                     # w[0 .. Nk-1]
+    &mov($R{temp}, &DWP(0, $R{user}, $R{imod}, 4));
+    &mov(&DWP(0, $R{sched}, $R{imod}, 4), $R{temp});
+    &inc($R{imod});
+    &cmp($R{imod}, $R{nk});
+    &jb(&label("copy"));
+    &lea($R{end}, &DWP(7, $R{nk}));                         # Nk + 7 round keys
+    &shl($R{end}, 4);
+    &add($R{end}, $R{sched});
+    &lea($R{w}, &DWP(0, $R{sched}, $R{nk}, 4));             # &w[Nk]
+    &lea($R{back}, &DWP(0, undef, $R{nk}, 4));
+    &neg($R{back});
+    &mov($R{rcon}, 1);
+    &xor($R{imod}, $R{imod});                               # i % Nk
+    &set_label("word");
+    &mov($R{temp}, &DWP(-4, $R{w}));
+    &test($R{imod}, $R{imod});
+    &jnz(&label("mid"));
+    &movd("xmm0", $R{temp});
+    &pshufd("xmm0", "xmm0", 0);
+    &aeskeygenassist("xmm0", "xmm0", 0);
+    &pshufd("xmm0", "xmm0", 0x55);
+    &movd($R{temp}, "xmm0");                                # RotWord(SubWord(temp))
+    &xor($R{temp}, $R{rcon});
+    &add($R{rcon}, $R{rcon});                               # Rcon times x in GF(2^8)
+    &cmp($R{rcon}, 0x100);
+    &jb(&label("store"));
+    &xor($R{rcon}, 0x11b);
+    &jmp(&label("store"));
+    &set_label("mid");
+    &cmp($R{imod}, 4);
+    &jne(&label("store"));
+    &cmp($R{nk}, 8);
+    &jne(&label("store"));
+    &movd("xmm0", $R{temp});
+    &pshufd("xmm0", "xmm0", 0);
+    &aeskeygenassist("xmm0", "xmm0", 0);
+    &movd($R{temp}, "xmm0");                                # SubWord(temp)
+    &set_label("store");
+    &xor($R{temp}, &DWP(0, $R{w}, $R{back}, 1));
+    &mov(&DWP(0, $R{w}), $R{temp});
+    &add($R{w}, 4);
+    &inc($R{imod});
+    &cmp($R{imod}, $R{nk});
+    &jb(&label("next"));
+    &xor($R{imod}, $R{imod});
+    &set_label("next");
+    &cmp($R{w}, $R{end});
+    &jb(&label("word"));
+    wipe("xmm0");
+    &xor($R{status}, $R{status});
+    &set_label("done");
+    &ret();
+    &function_end_B("_aesni_expand_key");
+}
+
+# int aesni_set_encrypt_key(const unsigned char *userKey, int bits, AES_KEY *key)
+&function_begin("aesni_set_encrypt_key");
+    &mov("esi", &wparam(0));
+    &mov("ecx", &wparam(1));
+    &mov("edi", &wparam(2));
+    &call("_aesni_expand_key");
+&function_end("aesni_set_encrypt_key");
+
+# int aesni_set_decrypt_key(...): the ends swapped, the keys between them
+# swapped pairwise from the outside in through aesimc, the middle one
+# transformed in place.
+{
+    my %R = (front => 'edi', back => 'esi');
+    my ($f, $b) = ('xmm0', 'xmm1');
+    &function_begin("aesni_set_decrypt_key");
+    &mov("esi", &wparam(0));
+    &mov("ecx", &wparam(1));
+    &mov("edi", &wparam(2));
+    &call("_aesni_expand_key");
+    &test("eax", "eax");
+    &jnz(&label("done"));
+    &mov($R{front}, &wparam(2));
+    set_end($R{front}, $R{back});
+    &movups($f, &DWP(0, $R{front}));
+    &movups($b, &DWP(0, $R{back}));
+    &movups(&DWP(0, $R{back}), $f);
+    &movups(&DWP(0, $R{front}), $b);
+    &set_label("pair");
+    &add($R{front}, 16);
+    &sub($R{back}, 16);
+    &cmp($R{front}, $R{back});
+    &jae(&label("middle"));
+    &movups($f, &DWP(0, $R{front}));
+    &movups($b, &DWP(0, $R{back}));
+    &aesimc($f, $f);
+    &aesimc($b, $b);
+    &movups(&DWP(0, $R{back}), $f);
+    &movups(&DWP(0, $R{front}), $b);
+    &jmp(&label("pair"));
+    &set_label("middle");
+    &movups($f, &DWP(0, $R{front}));
+    &aesimc($f, $f);
+    &movups(&DWP(0, $R{front}), $f);
+    wipe($f, $b);
+    &set_label("done");
+    &function_end("aesni_set_decrypt_key");
+}
+
+# ---------------------------------------------------------------- one block
+# void aesni_encrypt/aesni_decrypt(const unsigned char *in,
+#                                  unsigned char *out, const AES_KEY *key)
+# Frameless: only the caller-saved eax, ecx, edx.
+for my $dir (qw(aesenc aesdec)) {
+    my $name = $dir eq 'aesenc' ? 'aesni_encrypt' : 'aesni_decrypt';
+    my %R = (in => 'eax', key => 'edx', end => 'ecx', out => 'eax');
+    &function_begin_B($name);
+    &mov($R{in}, &wparam(0));
+    &mov($R{key}, &wparam(2));
+    &movups("xmm0", &DWP(0, $R{in}));
+    set_end($R{key}, $R{end});
+    cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+    &mov($R{out}, &wparam(1));
+    &movups(&DWP(0, $R{out}), "xmm0");
+    wipe("xmm0", "xmm1");
+    &ret();
+    &function_end_B($name);
+}
+
+# ---------------------------------------------------------------------- ECB
+# void aesni_ecb_encrypt(const unsigned char *in, unsigned char *out,
+#                        size_t length, const AES_KEY *key, int enc)
+# Whole blocks only (length & ~15), six at a time, then one at a time.
+{
+    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp');
+    &function_begin("aesni_ecb_encrypt");
+    &mov($R{len}, &wparam(2));
+    &and($R{len}, -16);
+    &jz(&label("done"));
+    &mov($R{in}, &wparam(0));
+    &mov($R{out}, &wparam(1));
+    &mov($R{key}, &wparam(3));
+    set_end($R{key}, $R{end});
+    &cmp(&wparam(4), 0);
+    &je(&label("aesdec_six"));
+    for my $dir (qw(aesenc aesdec)) {
+        &set_label("${dir}_six");
+        &cmp($R{len}, 16 * $GROUP);
+        &jb(&label("${dir}_one"));
+        &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
+        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+        &jmp(&label("${dir}_six"));
+        &set_label("${dir}_one");
+        &test($R{len}, $R{len});
+        &jz(&label("done"));
+        &movups("xmm0", &DWP(0, $R{in}));
+        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+        &movups(&DWP(0, $R{out}), "xmm0");
+        advance($R{in}, $R{out}, 16, $R{len}, 16);
+        &jmp(&label("${dir}_one"));
+    }
+    &set_label("done");
+    wipe(@B, $TK);
+    &function_end("aesni_ecb_encrypt");
+}
+
+# ---------------------------------------------------------------------- CBC
+# void aesni_cbc_encrypt(const unsigned char *in, unsigned char *out,
+#                        size_t length, const AES_KEY *key,
+#                        unsigned char *ivec, int enc)
+# Whole blocks as OpenSSL; a partial last block as aesni-x86_64.pl and
+# CRYPTO_cbc128_encrypt/decrypt do it: encryption pads it with zeros and
+# writes a whole block, decryption reads a whole block, writes length % 16
+# bytes and takes that input block as the next ivec.  The partial block
+# goes through 16 bytes below the saved registers.  ivec is updated.
+# Encryption is a serial chain, one block at a time; decryption six blocks
+# at a time, each XORed with the ciphertext before it (all six results are
+# made before any is stored, so in == out works).
+{
+    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
+             ivec => 'ebx', count => 'ecx', byte => 'bl');
+    bulk_begin("aesni_cbc_encrypt", $R{len}, $R{in}, $R{out}, $R{key});
+    &mov($R{ivec}, &wparam(4));
+    &movups($STATE, &DWP(0, $R{ivec}));
+    set_end($R{key}, $R{end});
+    &sub("esp", 16);                       # the partial block
+    &cmp(&wparam(5), 0);
+    &je(&label("dec"));
+
+    # --- encryption: STATE is the chaining value
+    &set_label("enc_loop");
+    &cmp($R{len}, 16);
+    &jb(&label("enc_partial"));
+    &movups("xmm0", &DWP(0, $R{in}));
+    &set_label("enc_block");
+    &pxor("xmm0", $STATE);
+    cipher('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
+    &movaps($STATE, "xmm0");
+    &movups(&DWP(0, $R{out}), "xmm0");
+    advance($R{in}, $R{out}, 16, $R{len}, 16);
+    &ja(&label("enc_loop"));
+    &jmp(&label("done"));
+    &set_label("enc_partial");             # 1..15 bytes, zero-padded
+    &pxor("xmm0", "xmm0");
+    &movups(&DWP(0, "esp"), "xmm0");
+    &mov($R{count}, $R{len});
+    &set_label("enc_copy");
+    &mov($R{byte}, &BP(-1, $R{in}, $R{count}, 1));
+    &mov(&BP(-1, "esp", $R{count}, 1), $R{byte});
+    &dec($R{count});
+    &jnz(&label("enc_copy"));
+    &movups("xmm0", &DWP(0, "esp"));
+    &mov($R{len}, 16);                     # now one whole block
+    &jmp(&label("enc_block"));
+
+    # --- decryption, six blocks at a time
+    &set_label("dec");
+    &set_label("dec_six");
+    &cmp($R{len}, 16 * $GROUP);
+    &jb(&label("dec_one"));
+    &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
+    cipher('aesdec', $R{key}, $R{end}, $TK, @B);
+    &pxor($B[0], $STATE);
+    for my $i (1 .. $#B) {
+        &movups($TK, &DWP(16 * ($i - 1), $R{in}));
+        &pxor($B[$i], $TK);
+    }
+    &movups($STATE, &DWP(16 * $#B, $R{in}));
+    &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
+    advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+    &jmp(&label("dec_six"));
+    &set_label("dec_one");
+    &test($R{len}, $R{len});
+    &jz(&label("done"));
+    &movups("xmm0", &DWP(0, $R{in}));
+    &movaps("xmm2", "xmm0");
+    cipher('aesdec', $R{key}, $R{end}, "xmm1", "xmm0");
+    &pxor("xmm0", $STATE);
+    &movaps($STATE, "xmm2");
+    &cmp($R{len}, 16);
+    &jb(&label("dec_partial"));
+    &movups(&DWP(0, $R{out}), "xmm0");
+    advance($R{in}, $R{out}, 16, $R{len}, 16);
+    &jmp(&label("dec_one"));
+    &set_label("dec_partial");             # write length % 16 bytes
+    &movups(&DWP(0, "esp"), "xmm0");
+    &mov($R{count}, $R{len});
+    &set_label("dec_copy");
+    &mov($R{byte}, &BP(-1, "esp", $R{count}, 1));
+    &mov(&BP(-1, $R{out}, $R{count}, 1), $R{byte});
+    &dec($R{count});
+    &jnz(&label("dec_copy"));
+
+    &set_label("done");
+    wipe("xmm0");
+    &movups(&DWP(0, "esp"), "xmm0");       # no plaintext left on the stack
+    &add("esp", 16);
+    &mov($R{ivec}, &wparam(4));
+    &movups(&DWP(0, $R{ivec}), $STATE);
+    wipe(@B, $TK, $STATE);
+    bulk_end("aesni_cbc_encrypt");
+}
+
+# ------------------------------------------------------------------- CTR32
+# void aesni_ctr32_encrypt_blocks(const unsigned char *in, unsigned char *out,
+#                                 size_t blocks, const void *key,
+#                                 const unsigned char ivec[16])
+# The last 32 bits of ivec are a big-endian counter that wraps without
+# carrying into the rest; ivec is not written.  Round 0 is applied once:
+# the frame holds six counter blocks ivec ^ K0, and each group only
+# rewrites their last words with bswap(counter + i) ^ K0[3], in the
+# integer unit, where the counter wraps by itself.  The XOR with the input
+# comes after the last round, through xmm6.
+{
+    my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
+             ctr => 'ebx', word => 'ecx', frame => 'ecx');
+    my $K0W3 = 16 * $GROUP;                # K0's last word
+    my $SAVED = $K0W3 + 4;                 # the caller's esp
+    my $BYTES = $SAVED + 4;
+    bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
+    &mov($R{word}, &wparam(4));
+    &movups($STATE, &DWP(0, $R{word}));
+    &mov($R{ctr}, &DWP(12, $R{word}));
+    &bswap($R{ctr});
+    &movups($TK, &DWP(0, $R{key}));
+    &pxor($STATE, $TK);                    # ivec ^ K0
+    &lea($R{frame}, &DWP(-$BYTES, "esp"));
+    &and($R{frame}, -16);
+    &switch_stack($R{frame}, $SAVED);
+    &movdqa(&DWP(16 * $_, "esp"), $STATE) for 0 .. $GROUP - 1;
+    &mov($R{word}, &DWP(12, $R{key}));
+    &mov(&DWP($K0W3, "esp"), $R{word});
+    set_end($R{key}, $R{end});
+
+    &set_label("six");
+    &cmp($R{blocks}, $GROUP);
+    &jb(&label("one"));
+    for my $i (0 .. $GROUP - 1) {
+        &lea($R{word}, &DWP($i, $R{ctr}));
+        &bswap($R{word});
+        &xor($R{word}, &DWP($K0W3, "esp"));
+        &mov(&DWP(16 * $i + 12, "esp"), $R{word});
+        &movdqa($B[$i], &DWP(16 * $i, "esp"));
+    }
+    &add($R{ctr}, $GROUP);
+    mid_rounds('aesenc', $R{key}, $R{end}, $TK, @B);
+    last_round('aesenc', $R{end}, $TK, @B);
+    for my $i (0 .. $#B) {
+        &movups($TK, &DWP(16 * $i, $R{in}));
+        &pxor($B[$i], $TK);
+        &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+    }
+    advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
+    &jmp(&label("six"));
+
+    &set_label("one");
+    &test($R{blocks}, $R{blocks});
+    &jz(&label("done"));
+    &mov($R{word}, $R{ctr});
+    &bswap($R{word});
+    &xor($R{word}, &DWP($K0W3, "esp"));
+    &mov(&DWP(12, "esp"), $R{word});
+    &movdqa("xmm0", &DWP(0, "esp"));
+    &inc($R{ctr});
+    mid_rounds('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
+    last_round('aesenc', $R{end}, "xmm1", "xmm0");
+    &movups("xmm1", &DWP(0, $R{in}));
+    &pxor("xmm0", "xmm1");
+    &movups(&DWP(0, $R{out}), "xmm0");
+    advance($R{in}, $R{out}, 16, $R{blocks}, 1);
+    &jmp(&label("one"));
+
+    &set_label("done");
+    &restore_stack();
+    wipe(@B, $TK, $STATE);
+    bulk_end("aesni_ctr32_encrypt_blocks");
+}
+
+# ---------------------------------------------------------------------- XTS
+# void aesni_xts_encrypt/aesni_xts_decrypt(const unsigned char *in,
+#         unsigned char *out, size_t length, const AES_KEY *key1,
+#         const AES_KEY *key2, const unsigned char iv[16])
+# IEEE 1619-2007: key1 is the data key (in the direction of the call),
+# key2 the encryption schedule of the tweak key; length < 16 does nothing.
+# T[0] = E_key2(iv), T[j+1] = T[j] * x in GF(2^128) (the block a
+# little-endian number, reduced by x^128 + x^7 + x^2 + x + 1); block j is
+# E_key1(P ^ T[j]) ^ T[j].  A partial last block steals the tail of the
+# block before it (for decryption that block takes T[m+1] and the stolen
+# one T[m]).  Six blocks at a time: the group's tweaks go to the aligned
+# frame, which also holds the doubling's mask.
+#
+# Doubling T (xmm7) with xmm6: paddq doubles each 64-bit half and drops
+# bits 63 and 127; pshufd 0x13 puts dwords 3 and 1, whose sign bits those
+# are, in lanes 0 and 2, psrad 31 spreads them, and the mask (0x87 in lane
+# 0, 1 in lane 2) turns them into the reduction and the carry.
+{
+    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
+             tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax');
+    my $MASK  = 16 * $GROUP;
+    my $SAVED = $MASK + 16;
+    my $BYTES = $SAVED + 4;
+
+    sub xts_double {
+        &pshufd($TK, $STATE, 0x13);
+        &psrad($TK, 31);
+        &pand($TK, &DWP($MASK, "esp"));
+        &paddq($STATE, $STATE);
+        &pxor($STATE, $TK);
+    }
+
+    for my $dir (qw(aesenc aesdec)) {
+        my $name = $dir eq 'aesenc' ? 'aesni_xts_encrypt' : 'aesni_xts_decrypt';
+        &function_begin($name);
+        &mov($R{len}, &wparam(2));
+        &cmp($R{len}, 16);
+        &jb(&label("nothing"));
+        &mov($R{in}, &wparam(0));
+        &mov($R{out}, &wparam(1));
+        &mov($R{key}, &wparam(4));         # key2: the first tweak
+        &mov($R{frame}, &wparam(5));
+        &movups($STATE, &DWP(0, $R{frame}));
+        set_end($R{key}, $R{end});
+        cipher('aesenc', $R{key}, $R{end}, $TK, $STATE);
+        &mov($R{key}, &wparam(3));
+        &lea($R{frame}, &DWP(-$BYTES, "esp"));
+        &and($R{frame}, -16);
+        &switch_stack($R{frame}, $SAVED);
+        &mov(&DWP($MASK, "esp"), 0x87);
+        &mov(&DWP($MASK + 4, "esp"), 0);
+        &mov(&DWP($MASK + 8, "esp"), 1);
+        &mov(&DWP($MASK + 12, "esp"), 0);
+        set_end($R{key}, $R{end});
+        &mov($R{tail}, $R{len});
+        &and($R{tail}, 15);
+        &and($R{len}, -16);
+        if ($dir eq 'aesdec') {            # the last whole block waits for the tail
+            &test($R{tail}, $R{tail});
+            &jz(&label("six"));
+            &sub($R{len}, 16);
+        }
+
+        &set_label("six");
+        &cmp($R{len}, 16 * $GROUP);
+        &jb(&label("one"));
+        for my $i (0 .. $GROUP - 1) {
+            &movdqa(&DWP(16 * $i, "esp"), $STATE);
+            xts_double();
+        }
+        for my $i (0 .. $#B) {
+            &movups($B[$i], &DWP(16 * $i, $R{in}));
+            &pxor($B[$i], &DWP(16 * $i, "esp"));
+        }
+        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        for my $i (0 .. $#B) {
+            &pxor($B[$i], &DWP(16 * $i, "esp"));
+            &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+        }
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+        &jmp(&label("six"));
+
+        &set_label("one");
+        &test($R{len}, $R{len});
+        &jz(&label("whole_done"));
+        &movups("xmm0", &DWP(0, $R{in}));
+        &pxor("xmm0", $STATE);
+        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+        &pxor("xmm0", $STATE);
+        &movups(&DWP(0, $R{out}), "xmm0");
+        xts_double();
+        advance($R{in}, $R{out}, 16, $R{len}, 16);
+        &jmp(&label("one"));
+
+        &set_label("whole_done");
+        &test($R{tail}, $R{tail});
+        &jz(&label("done"));
+        if ($dir eq 'aesdec') {
+            # the last whole block with T[m+1]; T[m] waits in xmm5
+            &movdqa("xmm5", $STATE);
+            xts_double();
+            &movups("xmm0", &DWP(0, $R{in}));
+            &pxor("xmm0", $STATE);
+            cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+            &pxor("xmm0", $STATE);
+            &movups(&DWP(0, $R{out}), "xmm0");
+            &movdqa($STATE, "xmm5");
+            &add($R{in}, 16);
+            &add($R{out}, 16);
+        }
+        # Stealing: the tail's bytes go into the block before it, whose
+        # first bytes become the output's tail (both read before either
+        # is written, so in == out works).
+        &mov($R{count}, $R{tail});
+        &set_label("steal");
+        &mov("al", &BP(-1, $R{in}, $R{count}, 1));
+        &mov("ah", &BP(-17, $R{out}, $R{count}, 1));
+        &mov(&BP(-17, $R{out}, $R{count}, 1), "al");
+        &mov(&BP(-1, $R{out}, $R{count}, 1), "ah");
+        &dec($R{count});
+        &jnz(&label("steal"));
+        &movups("xmm0", &DWP(-16, $R{out}));
+        &pxor("xmm0", $STATE);
+        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+        &pxor("xmm0", $STATE);
+        &movups(&DWP(-16, $R{out}), "xmm0");
+
+        &set_label("done");
+        &pxor($TK, $TK);
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $GROUP - 1;     # no tweaks left
+        &restore_stack();
+        wipe(@B, $TK, $STATE);
+        bulk_end($name);
+    }
+}
+
+# -------------------------------------------------------------------- CCM64
+# void aesni_ccm64_encrypt_blocks/aesni_ccm64_decrypt_blocks(
+#         const unsigned char *in, unsigned char *out, size_t blocks,
+#         const void *key, const unsigned char ivec[16], unsigned char cmac[16])
+# As OpenSSL's CRYPTO_ccm128_*crypt_ccm64 expect: ivec is the counter
+# block, its last eight bytes a big-endian counter incremented after each
+# block (kept in a copy below the saved registers: ivec is not written);
+# cmac = E(cmac ^ P) for each plaintext block P, written back.  The
+# counter block and the CBC-MAC go through the rounds side by side
+# (encryption: both of the same block; decryption: the MAC of block i with
+# the counter of block i + 1).
+{
+    my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
+             word => 'ebx', ptr => 'ecx');
+    my ($ks, $mac, $tk, $data) = ('xmm0', $STATE, 'xmm1', 'xmm2');
+
+    # The counter copy at esp: its low 64 bits, big-endian, plus one.
+    sub ccm_increment {
+        my ($word) = @_;
+        &mov($word, &DWP(12, "esp"));
+        &bswap($word);
+        &add($word, 1);
+        &bswap($word);
+        &mov(&DWP(12, "esp"), $word);
+        &jnc(&label("inc_done"));
+        &mov($word, &DWP(8, "esp"));
+        &bswap($word);
+        &add($word, 1);
+        &bswap($word);
+        &mov(&DWP(8, "esp"), $word);
+        &set_label("inc_done");
+    }
+
+    for my $enc (1, 0) {
+        my $name = $enc ? 'aesni_ccm64_encrypt_blocks' : 'aesni_ccm64_decrypt_blocks';
+        bulk_begin($name, $R{blocks}, $R{in}, $R{out}, $R{key});
+        &mov($R{ptr}, &wparam(4));
+        &movups($ks, &DWP(0, $R{ptr}));
+        &mov($R{ptr}, &wparam(5));
+        &movups($mac, &DWP(0, $R{ptr}));
+        set_end($R{key}, $R{end});
+        &sub("esp", 16);
+        &movups(&DWP(0, "esp"), $ks);
+        if ($enc) {
+            &set_label("loop");
+            &movups($ks, &DWP(0, "esp"));
+            &movups($data, &DWP(0, $R{in}));
+            &pxor($mac, $data);
+            cipher('aesenc', $R{key}, $R{end}, $tk, $ks, $mac);
+            &pxor($data, $ks);
+            &movups(&DWP(0, $R{out}), $data);
+            ccm_increment($R{word});
+            advance($R{in}, $R{out}, 16, $R{blocks}, 1);
+            &jnz(&label("loop"));
+        } else {
+            cipher('aesenc', $R{key}, $R{end}, $tk, $ks);
+            &set_label("loop");
+            ccm_increment($R{word});
+            &movups($data, &DWP(0, $R{in}));
+            &pxor($data, $ks);
+            &movups(&DWP(0, $R{out}), $data);
+            &pxor($mac, $data);
+            advance($R{in}, $R{out}, 16, $R{blocks}, 1);
+            &jz(&label("last"));
+            &movups($ks, &DWP(0, "esp"));
+            cipher('aesenc', $R{key}, $R{end}, $tk, $ks, $mac);
+            &jmp(&label("loop"));
+            &set_label("last");
+            cipher('aesenc', $R{key}, $R{end}, $tk, $mac);
+        }
+        &add("esp", 16);
+        &mov($R{ptr}, &wparam(5));
+        &movups(&DWP(0, $R{ptr}), $mac);
+        wipe($ks, $mac, $tk, $data);
+        bulk_end($name);
+    }
+}
+
+# ---------------------------------------------------------------------- OCB
+# void aesni_ocb_encrypt/aesni_ocb_decrypt(const unsigned char *in,
+#         unsigned char *out, size_t blocks, const void *key,
+#         size_t start_block_num, unsigned char offset_i[16],
+#         const unsigned char L_[][16], unsigned char checksum[16])
+# OpenSSL's ocb128_f contract (RFC 7253 4.2): for j = 0 .. blocks-1 and
+# i = start_block_num + j, Offset ^= L_[ntz(i)], out_j = Offset ^
+# E(in_j ^ Offset), Checksum ^= the plaintext block; offset_i and checksum
+# are written back.  Six blocks at a time: the offsets are a serial XOR
+# chain in the integer-addressed L_ table, made first into the aligned
+# frame (ntz by bsf: i is never 0), then the six blocks run side by side.
+{
+    my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
+             i => 'ebx', ntz => 'ecx', frame => 'ecx', table => 'ecx');
+    my $L     = 16 * $GROUP;               # L_
+    my $SUM   = $L + 16;                   # the checksum
+    my $SAVED = $L + 4;
+    my $BYTES = $SUM + 16;
+    my ($offset, $sum) = ($STATE, 'xmm6');
+
+    # Offset ^= L_[ntz(i)]; i++.
+    sub ocb_next_offset {
+        &bsf($R{ntz}, $R{i});
+        &shl($R{ntz}, 4);
+        &add($R{ntz}, &DWP($L, "esp"));
+        &movups($TK, &DWP(0, $R{ntz}));
+        &pxor($offset, $TK);
+        &inc($R{i});
+    }
+
+    for my $enc (1, 0) {
+        my $name = $enc ? 'aesni_ocb_encrypt' : 'aesni_ocb_decrypt';
+        my $dir = $enc ? 'aesenc' : 'aesdec';
+        bulk_begin($name, $R{blocks}, $R{in}, $R{out}, $R{key});
+        &mov($R{i}, &wparam(4));
+        &mov($R{ntz}, &wparam(5));
+        &movups($offset, &DWP(0, $R{ntz}));
+        &mov($R{ntz}, &wparam(7));
+        &movups("xmm0", &DWP(0, $R{ntz}));
+        &mov($R{end}, &wparam(6));
+        &lea($R{frame}, &DWP(-$BYTES, "esp"));
+        &and($R{frame}, -16);
+        &mov(&DWP($L, $R{frame}), $R{end});
+        &switch_stack($R{frame}, $SAVED);
+        &movdqa(&DWP($SUM, "esp"), "xmm0");
+        set_end($R{key}, $R{end});
+
+        &set_label("six");
+        &cmp($R{blocks}, $GROUP);
+        &jb(&label("one"));
+        for my $k (0 .. $GROUP - 1) {
+            ocb_next_offset();
+            &movdqa(&DWP(16 * $k, "esp"), $offset);
+        }
+        for my $k (0 .. $#B) {
+            &movups($B[$k], &DWP(16 * $k, $R{in}));
+            if ($enc) {                    # the checksum, in xmm6 for a moment
+                &movdqa($sum, &DWP($SUM, "esp")) if $k == 0;
+                &pxor($sum, $B[$k]);
+                &movdqa(&DWP($SUM, "esp"), $sum) if $k == $#B;
+            }
+            &pxor($B[$k], &DWP(16 * $k, "esp"));
+        }
+        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        for my $k (0 .. $#B) {
+            &pxor($B[$k], &DWP(16 * $k, "esp"));
+            &movups(&DWP(16 * $k, $R{out}), $B[$k]);
+        }
+        unless ($enc) {
+            &movdqa($sum, &DWP($SUM, "esp"));
+            &pxor($sum, $_) for @B;
+            &movdqa(&DWP($SUM, "esp"), $sum);
+        }
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
+        &jmp(&label("six"));
+
+        &set_label("one");
+        &test($R{blocks}, $R{blocks});
+        &jz(&label("done"));
+        ocb_next_offset();
+        &movups("xmm0", &DWP(0, $R{in}));
+        if ($enc) {
+            &movdqa("xmm2", &DWP($SUM, "esp"));
+            &pxor("xmm2", "xmm0");
+            &movdqa(&DWP($SUM, "esp"), "xmm2");
+        }
+        &pxor("xmm0", $offset);
+        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+        &pxor("xmm0", $offset);
+        &movups(&DWP(0, $R{out}), "xmm0");
+        unless ($enc) {
+            &movdqa("xmm2", &DWP($SUM, "esp"));
+            &pxor("xmm2", "xmm0");
+            &movdqa(&DWP($SUM, "esp"), "xmm2");
+        }
+        advance($R{in}, $R{out}, 16, $R{blocks}, 1);
+        &jmp(&label("one"));
+
+        &set_label("done");
+        &movdqa("xmm0", &DWP($SUM, "esp"));
+        &pxor($TK, $TK);
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $GROUP - 1;     # no offsets left
+        &restore_stack();
+        &mov($R{ntz}, &wparam(5));
+        &movups(&DWP(0, $R{ntz}), $offset);
+        &mov($R{ntz}, &wparam(7));
+        &movups(&DWP(0, $R{ntz}), "xmm0");
+        wipe(@B, $TK, $STATE);
+        bulk_end($name);
+    }
+}
+
+&asm_finish();
