@@ -35,9 +35,13 @@ my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour));
 my $lineno = 0;
 my $current = '';
 my $text = eval {
-    while (my $line = <STDIN>) {
+    # A Perl warning from the layer is a bug in the layer: stop at the line
+    # that caused it, as for any other error, rather than write doubtful code.
+    local $SIG{__WARN__} = sub { die "internal error in the translator: $_[0]" };
+    my @lines = map { s/\r?\n$//r } <STDIN>;
+    $xl->prescan(@lines);
+    for my $line (@lines) {
         $lineno++;
-        $line =~ s/\r?\n$//;
         $current = $line;
         $xl->line($line);
     }

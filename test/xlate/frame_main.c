@@ -78,10 +78,11 @@ int main(int argc, char **argv)
              * The unannotated state begins right after push %rbx and must
              * be caught there: after endbr64 (4 bytes) and push (1) on
              * SysV; on Win64 the layer first stores rdi and rsi in the
-             * shadow space (5 + 5) and moves rcx to rdi (3).
+             * shadow space (5 + 5), copies rsp to rax (3) and moves rcx
+             * to rdi (3).
              */
 #ifdef _WIN32
-            const char *where = "fn+0x12";
+            const char *where = "fn+0x15";
 #else
             const char *where = "fn+0x5";
 #endif

@@ -39,7 +39,34 @@ sub new {
         label_seq => 0,
     }, $class;
     $self->{emit}{constants} = {};
+    $self->{emit}{linkage_names} = {};
     return $self;
+}
+
+# Before the first line, what the whole text decides:
+#  - the names it declares .globl, .extern, .comm or .hidden anywhere.
+#    They are the ones with linkage, which Mach-O spells with a leading
+#    "_"; a label only this file knows keeps its name, as in OpenSSL's
+#    layer, and a call before the .globl still finds the declared spelling;
+#  - whether it writes its own Win64 tables (a .pdata section): then the
+#    layer builds none, and marks no regions (on nasm every label would be
+#    a symbol in the object).
+# A line that does not parse is left to the main pass, which reports it
+# at its number.
+sub prescan {
+    my ($self, @lines) = @_;
+    my $names = $self->{emit}{linkage_names};
+    for my $line (@lines) {
+        my @st = eval { parse_line($line) } or next;
+        for my $st (grep { $_->{kind} eq 'directive' } @st) {
+            $self->{manual_seh} = 1
+                if $st->{name} eq '.section' && $st->{args} =~ /^\s*\.pdata\b/ && $self->win64;
+            next unless $st->{name} =~ /^\.(globl|global|extern|comm|hidden)$/;
+            my @args = split_args($st->{args});
+            @args = ($args[0]) if $st->{name} eq '.comm';
+            $names->{$_} = 1 for grep { defined && length } @args;
+        }
+    }
 }
 
 sub emit { my ($self, $text) = @_; $self->{out} .= $text }
@@ -68,14 +95,13 @@ sub statement {
     if ($st->{kind} eq 'label') {
         $self->emit($self->{emit}->label($st->{name}));
         $self->{last_label} = $st->{name};
+        # Raw dialect on Win64: the argument moves follow the entry label.
         if ($self->win64 && defined(my $n = $self->{arg_shuffle}{ $st->{name} })) {
-            $self->{pending_shuffle} = [ $st->{name}, $n ];
+            $self->raw_shuffle_prologue($st->{name}, $n);
         }
-        # A global function entry must begin with endbr64 (IBT).  Other
-        # global labels (a return address a tracer watches, say) must not.
-        $self->{pending_endbr} = 1
-            if $self->{section} eq 'text' && $self->{globals}{ $st->{name} }
-               && $self->{typed_function}{ $st->{name} };
+        # endbr64 goes where the text asks for it: the frame helper writes
+        # one, raw-dialect code says `endbranch` (as OpenSSL's modules do
+        # wherever an indirect branch may land).
         return;
     }
     return $self->directive($st) if $st->{kind} eq 'directive';
@@ -86,24 +112,18 @@ sub instruction {
     my ($self, $st) = @_;
     my $m = $st->{mnemonic};
     if ($m eq 'endbranch' || $m eq 'endbr64') {
-        $self->{pending_endbr} = 0;
         $self->{func}{code_in_region} = 1 if $self->{func};
         $self->emit($self->{emit}->endbr);
-        $self->raw_shuffle_prologue if $self->{pending_shuffle};
         return;
     }
-    if ($self->{pending_endbr}) {
-        $self->{pending_endbr} = 0;
-        $self->{func}{code_in_region} = 1 if $self->{func};
-        $self->emit($self->{emit}->endbr);
-    }
-    $self->raw_shuffle_prologue if $self->{pending_shuffle};
     for my $op (@{ $st->{operands} }) {
         $self->resolve_arg($op) if $op->{type} eq 'expr' && $op->{expr} =~ /^\@arg/;
     }
     my $f = $self->{func};
-    if ($f && $f->{raw_shuffle} && $m =~ /^retq?$/) {
-        # Raw dialect on Win64: put back the caller's rdi and rsi.
+    if ($self->{shuffled} && $m =~ /^retq?$/) {
+        # Raw dialect on Win64: put back the caller's rdi and rsi, at every
+        # ret up to the function's .size (its code may be cut into several
+        # .cfi_startproc pieces).
         $self->insn('mov', '8(%rsp)', '%rdi');
         $self->insn('mov', '16(%rsp)', '%rsi');
     }
@@ -243,9 +263,11 @@ sub directive {
     }
     if ($name eq '.type') {
         my ($sym, $type, $nargs) = split_args($args);
-        $self->{typed_function}{$sym} = 1 if $type =~ /^\@(function|abi-omnipotent)$/;
+        delete $self->{shuffled} if $type =~ /^\@(function|abi-omnipotent)$/;   # a new function
         if ($type eq '@function') {
-            $self->{arg_shuffle}{$sym} = $nargs if defined $nargs && $nargs =~ /^\d+$/;
+            # Without N: all six SysV argument registers, as in OpenSSL.
+            fail("bad argument count \"$nargs\" in .type $sym") if defined $nargs && $nargs !~ /^\d+$/;
+            $self->{arg_shuffle}{$sym} = $nargs // 6;
             return $self->emit($e->function_type($sym));
         }
         return $self->emit($e->function_type($sym)) if $type eq '@abi-omnipotent';
@@ -254,6 +276,7 @@ sub directive {
     }
     if ($name eq '.size') {
         my ($sym, $val) = split_args($args);
+        delete $self->{shuffled} if ($self->{shuffled} // '') eq $sym;
         return $self->emit($e->size($sym, $val));
     }
     if ($name eq '.picmeup') {
@@ -296,6 +319,7 @@ sub set_state {
 
 sub win64_region {
     my ($self) = @_;
+    return if $self->{manual_seh};
     my $f = $self->{func};
     if (@{ $f->{regions} } && !$f->{code_in_region}) {
         # Nothing assembled since the last boundary: a region must not be
@@ -323,7 +347,7 @@ sub end_function {
     my ($self) = @_;
     my $f = $self->{func};
     $self->emit($self->{emit}->cfi('endproc')) if $self->{emit}->has_cfi;
-    if ($self->win64) {
+    if ($self->win64 && !$self->{manual_seh}) {
         pop @{ $f->{regions} } unless $f->{code_in_region};
         $f->{end} = $self->new_label('end');
         $self->emit($self->{emit}->label($f->{end}));
@@ -384,23 +408,26 @@ sub num {
     my ($t) = @_;
     fail("expected a number, got \"" . ($t // '') . "\"")
         unless defined $t && $t =~ /^\s*(-?)(0x[0-9a-f]+|\d+)\s*$/i;
-    return ($1 ? -1 : 1) * ($2 =~ /^0x/i ? hex $2 : $2);
+    my ($sign, $digits) = ($1, $2);     # before another match resets them
+    return ($sign ? -1 : 1) * ($digits =~ /^0x/i ? hex $digits : $digits);
 }
 
 # Raw dialect on Win64 (.type f,@function,N): the Win64 arguments moved into
 # the SysV registers, the caller's rdi/rsi kept in its shadow space.
 sub raw_shuffle_prologue {
-    my ($self) = @_;
-    my ($name, $n) = @{ delete $self->{pending_shuffle} };
+    my ($self, $name, $n) = @_;
     # Usually .cfi_startproc has opened the function already.
     my $f = $self->{func} // $self->start_function($name);
     $f->{raw_shuffle} = 1;
+    $self->{shuffled} = $name;
     $self->insn('mov', '%rdi', '8(%rsp)');
     $self->insn('mov', '%rsi', '16(%rsp)');
     my $st = $f->{state}->clone;
     $st->{saved}{rdi} = 0;       # CFA + 0: the first shadow slot
     $st->{saved}{rsi} = 8;
     $self->set_state($st);
+    # rax keeps the entry rsp: OpenSSL's hand-written SEH handlers read it.
+    $self->insn('mov', '%rsp', '%rax');
     $self->win64_arg_moves($n, 8);
 }
 
@@ -453,6 +480,7 @@ sub function_begin {
     push @save, 'rbp' if $use_fp && !grep { $_ eq 'rbp' } @save;
 
     my $e = $self->{emit};
+    delete $self->{shuffled};
     $self->emit($e->function_type($name));
     $self->emit($e->label($name));
     $self->{last_label} = $name;
@@ -534,7 +562,8 @@ sub function_return {
         delete $st->{saved}{$r};
         $self->set_state($st);
     }
-    $self->insn('ret');
+    # A plain ret: the text's `ret` is OpenSSL's (repz ret, X64::Parser).
+    $self->emit_insn({ kind => 'insn', mnemonic => 'ret', operands => [] });
     # Code after .return is back in the body.
     $self->emit($self->{emit}->cfi('restore_state')) if $self->{emit}->has_cfi;
     $f->{state} = $body;
