@@ -214,6 +214,9 @@ openssl-source:
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
 #   [DROPIN_MASKS="default ~0x200020200000000:~0"] [DROPIN_JOBS=2]
 #   [DROPIN_REBUILD=1]; see tools/openssl-dropin.pl.
+# make openssl-dropin DROPIN_TRANSLATOR=1 [OPENSSL_SRC=dir] [TESTS=...]:
+#   our translator behind OpenSSL's own x86_64 modules instead (without
+#   OPENSSL_SRC on a fresh copy of the cached source).
 OPENSSL_ARCH ?= x86_64
 DROPIN_JOBS  ?= 2
 .PHONY: openssl-dropin
@@ -221,7 +224,7 @@ DROPIN_ARGS = $(if $(OPENSSL_SRC),--src='$(OPENSSL_SRC)') --arch='$(OPENSSL_ARCH
 	--jobs='$(DROPIN_JOBS)' $(if $(OPENSSL_BUILD),--build='$(OPENSSL_BUILD)') \
 	$(if $(DROPIN_MODULES),--modules='$(DROPIN_MODULES)') \
 	$(if $(TESTS),--tests='$(TESTS)') $(if $(DROPIN_MASKS),--masks='$(DROPIN_MASKS)') \
-	$(if $(DROPIN_REBUILD),--rebuild-after)
+	$(if $(DROPIN_REBUILD),--rebuild-after) $(if $(DROPIN_TRANSLATOR),--translator)
 openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
