@@ -228,6 +228,14 @@ DROPIN_ARGS = $(if $(OPENSSL_SRC),--src='$(OPENSSL_SRC)') --arch='$(OPENSSL_ARCH
 openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
+# --- OpenSSL 3.0's own x86_64 modules through our translator --------------
+# make openssl-xlate [XLATE_ARGS="--modules aes-x86_64 --flavours elf --verbose"];
+# see tools/openssl-xlate.pl.  The last line counts the pairs equal to
+# OpenSSL's code (test/t/65-openssl-modules.t runs the same, as TAP).
+.PHONY: openssl-xlate
+openssl-xlate:
+	$(PERL) tools/openssl-xlate.pl --jobs 2 --work '$(BUILD)/openssl-xlate' $(XLATE_ARGS)
+
 # --- install ---------------------------------------------------------------
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
@@ -285,6 +293,9 @@ help:
 	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
 	@echo '  openssl-source  fetch OpenSSL 3.0 source once (apt-get source), print its path'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
+	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
+	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'
+	@echo '                  code compared with OpenSSL'"'"'s translator'"'"'s (XLATE_ARGS=...)'
 	@echo '  clean           remove build/'
 	@echo 'Variables (make VAR=value):'
 	@echo '  CC CFLAGS AR PERL   compiler, flags, archiver, perl ($(CC) $(CFLAGS))'
