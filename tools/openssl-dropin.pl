@@ -166,7 +166,7 @@ sub dropin_translator {
     return 0 if restore_leftover($run);
     check_build_dir($run);
     $run->{log} = tempdir(ME . '-logs.XXXXXX', TMPDIR => 1, CLEANUP => 0);
-    $run->{mods} = ['our translator (perlasm/x86_64-xlate.pl)'];
+    $run->{mods} = ['perlasm/x86_64-xlate.pl'];    # what the notes name
     configure($run);
     swap_translator($run);
     my $t1 = time;
