@@ -222,6 +222,9 @@ openssl-source:
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
 #   [DROPIN_MASKS="default ~0x200020200000000:~0"] [DROPIN_JOBS=2]
 #   [DROPIN_REBUILD=1]; see tools/openssl-dropin.pl.
+# make openssl-dropin DROPIN_TRANSLATOR=1 [OPENSSL_SRC=dir] [TESTS=...]:
+#   our translator behind OpenSSL's own x86_64 modules instead (without
+#   OPENSSL_SRC on a fresh copy of the cached source).
 OPENSSL_ARCH ?= x86_64
 DROPIN_JOBS  ?= 2
 .PHONY: openssl-dropin
@@ -229,9 +232,17 @@ DROPIN_ARGS = $(if $(OPENSSL_SRC),--src='$(OPENSSL_SRC)') --arch='$(OPENSSL_ARCH
 	--jobs='$(DROPIN_JOBS)' $(if $(OPENSSL_BUILD),--build='$(OPENSSL_BUILD)') \
 	$(if $(DROPIN_MODULES),--modules='$(DROPIN_MODULES)') \
 	$(if $(TESTS),--tests='$(TESTS)') $(if $(DROPIN_MASKS),--masks='$(DROPIN_MASKS)') \
-	$(if $(DROPIN_REBUILD),--rebuild-after)
+	$(if $(DROPIN_REBUILD),--rebuild-after) $(if $(DROPIN_TRANSLATOR),--translator)
 openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
+
+# --- OpenSSL 3.0's own x86_64 modules through our translator --------------
+# make openssl-xlate [XLATE_ARGS="--modules aes-x86_64 --flavours elf --verbose"];
+# see tools/openssl-xlate.pl.  The last line counts the pairs equal to
+# OpenSSL's code (test/t/65-openssl-modules.t runs the same, as TAP).
+.PHONY: openssl-xlate
+openssl-xlate:
+	$(PERL) tools/openssl-xlate.pl --jobs 2 --work '$(BUILD)/openssl-xlate' $(XLATE_ARGS)
 
 # --- install ---------------------------------------------------------------
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
@@ -291,6 +302,9 @@ help:
 	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
 	@echo '  openssl-source  fetch OpenSSL 3.0 source once (apt-get source), print its path'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
+	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
+	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'
+	@echo '                  code compared with OpenSSL'"'"'s translator'"'"'s (XLATE_ARGS=...)'
 	@echo '  clean           remove build/'
 	@echo 'Variables (make VAR=value):'
 	@echo '  CC CFLAGS AR PERL   compiler, flags, archiver, perl ($(CC) $(CFLAGS))'

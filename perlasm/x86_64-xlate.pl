@@ -19,6 +19,7 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use X64::Translate;
 use X64::CommandLine ();
+use X64::Origin ();
 use Common::Output qw(write_atomic);
 
 # Flavour, compiler flags (ignored), output: see X64::CommandLine.
@@ -30,14 +31,19 @@ my $class = X64::CommandLine::emitter($flavour);
 require "$file.pm";
 
 # The name errors report: the module that produced the text, if known.
-my $source = $ENV{PERLASM_SOURCE} // '<stdin>';
+my ($source, $source_path) = X64::Origin::module_script();
+$source //= '<stdin>';
 my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour));
 my $lineno = 0;
 my $current = '';
 my $text = eval {
-    while (my $line = <STDIN>) {
+    # A Perl warning from the layer is a bug in the layer: stop at the line
+    # that caused it, as for any other error, rather than write doubtful code.
+    local $SIG{__WARN__} = sub { die "internal error in the translator: $_[0]" };
+    my @lines = map { s/\r?\n$//r } <STDIN>;
+    $xl->prescan(@lines);
+    for my $line (@lines) {
         $lineno++;
-        $line =~ s/\r?\n$//;
         $current = $line;
         $xl->line($line);
     }
@@ -48,9 +54,14 @@ my $text = eval {
 if (!defined $text) {
     my $err = $@;
     $err =~ s/\s+$//;
-    # Line numbers count the perlasm text (what a module printed).
+    # Line numbers count the perlasm text (what a module printed); the
+    # module's own line too where that text is literal in it.
     print STDERR "$source:$lineno: $err\n";
     print STDERR "    $current\n" if length $current;
+    my $at = length $current ? X64::Origin::source_line($source_path, $current) : undef;
+    print STDERR "    (line $lineno of the perlasm text for $output"
+        . (defined $at ? "; written at $source line $at" : '') . ")\n"
+        if $lineno ne 'end' || $output ne '-';
     exit 1;
 }
 

@@ -7,6 +7,15 @@
 #        [--modules LIST] [--tests LIST] [--masks LIST] [--jobs N]
 #        [--rebuild-after] [--check-only]
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] --restore
+#   perl tools/openssl-dropin.pl --translator [--src DIR] [--tests LIST] [--jobs N]
+#
+# --translator puts our translator, not our modules, into the tree:
+# crypto/perlasm/x86_64-xlate.pl becomes a shim that execs ours, so that
+# OpenSSL's own x86_64 modules are generated through it; the tree is
+# built, OpenSSL's whole suite run (or --tests), each step timed, and the
+# original translator put back.  Without --src it works on a fresh copy of
+# the cached OpenSSL source (tools/openssl-source.sh) in
+# build/openssl-dropin-tree, so the cache stays as it was.
 #
 # `make openssl-dropin OPENSSL_SRC=DIR` runs it; see README.md, "For
 # OpenSSL fork maintainers".  Steps, each stopping with a message and a
@@ -55,6 +64,8 @@ use Dropin::Report qw(ME note complain fail exit_status);
 use Dropin::Runner;
 use Dropin::Swap qw(STATE save_originals restore);
 use Dropin::Tree qw(read_version configured_target unextracted_test_data objects_from generator_flags);
+use Dropin::Translator qw(XLATE xlate_outputs write_shim shim_outputs);
+use File::Spec;
 
 # Per architecture: OpenSSL's Configure target, how to assemble for it, and
 # what runs its test programs (these kernels refuse 32-bit binaries).
@@ -73,7 +84,7 @@ sub main {
     my $run = { root => $root, modules => swappable_modules($root), runner => Dropin::Runner->new };
     $run->{opt} = parse_options($run, @argv);
     STDOUT->autoflush(1);    # our messages in order with the tools' output
-    my $status = eval { dropin($run) };
+    my $status = eval { $run->{opt}{translator} ? dropin_translator($run) : dropin($run) };
     $status = exit_status($@) unless defined $status;
     return finish_restore($run, $status);
 }
@@ -97,6 +108,7 @@ usage: $0 --src DIR [--build DIR] [--arch x86_64|x86] [--modules LIST]
           [--tests LIST] [--masks 'default MASK...'] [--jobs N]
           [--symbols DIR] [--rebuild-after] [--check-only]
        $0 --src DIR [--build DIR] --restore
+       $0 --translator [--src DIR] [--tests LIST] [--jobs N]
        $0 --list-modules
 modules: @{[ join ', ', map { "$_ ($mods->{$_}{arch})" } sort keys %$mods ]}
 EOT
@@ -108,7 +120,7 @@ sub parse_options {
     my %opt = (arch => 'x86_64', jobs => 2, symbols => "$run->{root}/tools/openssl-symbols");
     GetOptionsFromArray(\@argv, \%opt, 'src=s', 'build=s', 'arch=s', 'modules=s',
                'tests=s', 'jobs=s', 'masks=s', 'symbols=s', 'check-only', 'restore',
-               'rebuild-after', 'list-modules', 'help')
+               'rebuild-after', 'list-modules', 'help', 'translator')
         or usage($run);
     usage($run) if $opt{help} || @argv;
     if ($opt{'list-modules'}) {
@@ -138,6 +150,89 @@ sub dropin {
     build_and_verify($run);
     run_tests($run);
     return 0;
+}
+
+# --translator: OpenSSL's modules through our translator, its whole suite.
+sub dropin_translator {
+    my ($run) = @_;
+    my $opt = $run->{opt};
+    fail('--translator swaps the x86_64 translator: --arch x86 does not apply', 2)
+        if $opt->{arch} ne 'x86_64';
+    fail("--translator does not take --$_", 2)
+        for grep { $opt->{$_} } qw(modules masks check-only rebuild-after);
+    $opt->{src} = fresh_copy($run) unless defined $opt->{src} && $opt->{src} ne '';
+    my $t0 = time;
+    check_tree($run);
+    return 0 if restore_leftover($run);
+    check_build_dir($run);
+    $run->{log} = tempdir(ME . '-logs.XXXXXX', TMPDIR => 1, CLEANUP => 0);
+    $run->{mods} = ['perlasm/x86_64-xlate.pl'];    # what the notes name
+    configure($run);
+    swap_translator($run);
+    my $t1 = time;
+    build_through_shim($run);
+    my $t2 = time;
+    run_tests($run);
+    my $t3 = time;
+    note(sprintf('times: configure %ds, build %ds, tests %ds, total %ds (%s)',
+                 $t1 - $t0, $t2 - $t1, $t3 - $t2, $t3 - $t0, cpu_name()));
+    return 0;
+}
+
+# A copy of the cached OpenSSL tree, made anew for each run.
+sub fresh_copy {
+    my ($run) = @_;
+    my $cached = `sh '$run->{root}/tools/openssl-source.sh'`;
+    fail('no OpenSSL source (tools/openssl-source.sh): give --src DIR', 2) if $? || !$cached;
+    chomp $cached;
+    $cached = (split /\n/, $cached)[-1];
+    my $copy = "$run->{root}/build/openssl-dropin-tree";
+    make_path("$run->{root}/build");
+    system('rm', '-rf', $copy) == 0 or fail("cannot remove the old $copy", 2);
+    system('cp', '-a', $cached, $copy) == 0 or fail("cannot copy $cached to $copy", 2);
+    system('chmod', '-R', 'u+w', $copy);
+    note("working on a fresh copy of $cached: $copy");
+    return $copy;
+}
+
+sub cpu_name {
+    open(my $fh, '<', '/proc/cpuinfo') or return 'CPU unknown';
+    my ($name) = map { /^model name\s*:\s*(.*)/ ? $1 : () } <$fh>;
+    return ($name // 'CPU unknown') . ", " . (`nproc 2>/dev/null` =~ s/\s+//gr || '?') . ' cores';
+}
+
+# Our translator behind OpenSSL's: the original saved (Dropin::Swap's
+# manifest), the shim written, and every file generated through it
+# deleted with its objects, so make generates them anew through ours
+# (and, after the restore, through OpenSSL's again).
+sub swap_translator {
+    my ($run) = @_;
+    my ($build, $src) = @$run{qw(build src)};
+    my @outputs = xlate_outputs($build, $src);
+    my @gone = map { ($_->[0], @{ $_->[1] }) } @outputs;
+    my $xlate = File::Spec->abs2rel("$src/" . XLATE, $build);
+    $SIG{$_} = sub { on_signal($run, @_) } for qw(INT TERM HUP);
+    $run->{restoring_needed} = 1;
+    save_originals($build, [ 'x86_64-xlate', $xlate, \@gone ]);
+    unlink map { "$build/$_" } @gone;
+    $run->{shim_log} = "$build/" . STATE . '/translator-runs';
+    write_shim("$build/$xlate", "$run->{root}/perlasm/x86_64-xlate.pl", $run->{shim_log});
+    $run->{xlate_outputs} = [ map { $_->[0] } @outputs ];
+    note("swapped in: $xlate <- a shim that runs $run->{root}/perlasm/x86_64-xlate.pl; "
+         . scalar(@outputs) . ' generated files will be made through it');
+}
+
+sub build_through_shim {
+    my ($run) = @_;
+    my $log = "$run->{log}/build.log";
+    note("building: nice make -j$run->{opt}{jobs} (log $log)");
+    $run->{runner}->run($log, 'nice', 'make', '-C', $run->{build}, "-j$run->{opt}{jobs}")
+        or Dropin::Runner::fail_with_log("OpenSSL's build failed with our translator", $log);
+    my %ran = map { $_ => 1 } shim_outputs($run->{shim_log});
+    my @missed = grep { !$ran{$_} && !$ran{"$run->{build}/$_"} } @{ $run->{xlate_outputs} };
+    fail('made without our translator: ' . join(', ', @missed)) if @missed;
+    note('every one of the ' . scalar(@{ $run->{xlate_outputs} })
+         . ' files was generated through our translator');
 }
 
 # --- 1. the tree -----------------------------------------------------------

@@ -5,7 +5,8 @@
 # assembler and compares the instruction streams.
 #
 #   perl tools/openssl-xlate.pl [--src DIR] [--work DIR] [--flavours LIST]
-#                               [--modules LIST] [--keep-going] [--verbose]
+#                               [--modules LIST] [--verbose] [--jobs N]
+#                               [--tap] [--expect FILE]
 #
 # --src      an OpenSSL 3.0.x source tree (default: sh tools/openssl-source.sh)
 # --work     scratch directory (default build/openssl-xlate)
@@ -13,6 +14,17 @@
 # --modules  comma list of module names (aes-x86_64, x86_64cpuid, ...) or
 #            paths; default every script under crypto/ and engines/ that
 #            pipes into x86_64-xlate.pl
+# --jobs     modules run in N processes at once (default 1)
+# --tap      TAP instead of the report: one result per module x flavour,
+#            a flavour whose assembler is missing SKIPped with the reason
+# --skip     FLAVOUR=REASON (repeatable, with --tap): that flavour's results
+#            are SKIPs with REASON (a test that knows a tool is missing)
+# --expect   rows "MODULE FLAVOURS todo REASON" (test/xlate/openssl-modules.txt):
+#            those pairs are reported as TODO with the reason
+#
+# Besides equal code, our side must translate to the same bytes twice, say
+# nothing on stderr, and on ELF carry .note.GNU-stack and the IBT/SHSTK
+# property note.
 #
 # The modules run as OpenSSL's build runs them: from the source root, with
 # CC=gcc in the environment (so they enable their AVX/AVX2/AVX-512 code),
@@ -157,6 +169,84 @@ sub build_one {
     return instructions($t->{dis}, $obj);
 }
 
+# The promises our layer makes for every output: the same bytes from a
+# second run, and on ELF the GNU-stack and IBT/SHSTK notes.
+sub our_promises {
+    my ($root, $module, $flavour, $tools, $out_base) = @_;
+    my $t = $tools->{$flavour};
+    my ($asm, $again) = ("$out_base.$t->{ext}", "$out_base.again.$t->{ext}");
+    my ($st, $log) = run_capture({ CC => 'gcc' }, $root, $^X, $module, $flavour, $again);
+    my $same = !$st && slurp($asm) eq (slurp($again) // '');
+    unlink $again;
+    return 'a second translation is not byte-identical' unless $same;
+    return undef unless $flavour eq 'elf';
+    my (undef, $notes) = run_capture({}, undef, 'readelf', '-n', '-S', '-W', "$out_base.o");
+    return 'no .note.GNU-stack section' unless $notes =~ /\.note\.GNU-stack/;
+    return 'no IBT/SHSTK property note' unless $notes =~ /x86 feature: IBT, SHSTK/;
+    return undef;
+}
+
+sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> // '' }
+
+# MODULE -> FLAVOUR -> reason, from --expect's rows.
+sub read_expect {
+    my ($file) = @_;
+    my %todo;
+    open(my $fh, '<', $file) or usage_error("--expect $file: $!");
+    while (my $l = <$fh>) {
+        next if $l =~ /^\s*(#|$)/;
+        my ($m, $fl, $kind, $why) = $l =~ /^(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/
+            or usage_error("$file:$.: want MODULE FLAVOURS todo REASON");
+        usage_error("$file:$.: unknown kind '$kind' (todo)") unless $kind eq 'todo';
+        $todo{$m}{$_} = $why for $fl eq '*' ? qw(elf macosx mingw64 nasm) : split /,/, $fl;
+    }
+    return \%todo;
+}
+
+# One module x flavour: undef when it equals OpenSSL's, else the reason.
+sub check_pair {
+    my ($src, $shadow, $work, $tools, $module, $flavour) = @_;
+    my $name = module_name($module);
+    make_path("$work/openssl/$flavour", "$work/ours/$flavour");
+    my ($ref, $err_ref) = build_one($src, $module, $flavour, $tools, "$work/openssl/$flavour/$name");
+    return "OpenSSL's own translator: $err_ref" unless $ref;
+    my ($got, $err) = build_one($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
+    return $err unless $got;
+    return first_difference($ref, $got)
+        // our_promises($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
+}
+
+# Every pair, the modules spread over $jobs processes; returns
+# [module, flavour, reason-or-undef] in order.
+sub check_all {
+    my ($jobs, $pairs, @args) = @_;
+    my @slots = map { [] } 1 .. $jobs;
+    push @{ $slots[$_ % $jobs] }, $_ for 0 .. $#$pairs;
+    my %result;
+    my @kids;
+    for my $slot (grep { @$_ } @slots) {
+        my $pid = open(my $fh, '-|') // die "fork: $!";
+        if (!$pid) {
+            for my $i (@$slot) {
+                my $why = check_pair(@args, @{ $pairs->[$i] });
+                print "$i\t", (defined $why ? $why =~ s/\s+/ /gr : ''), "\n";
+            }
+            exit 0;
+        }
+        push @kids, $fh;
+    }
+    for my $fh (@kids) {
+        while (my $l = <$fh>) {
+            chomp $l;
+            my ($i, $why) = split /\t/, $l, 2;
+            $result{$i} = length $why ? $why : undef;
+        }
+        close $fh;
+    }
+    return map { [ @{ $pairs->[$_] }, exists $result{$_} ? $result{$_} : 'no result (a worker died)' ] }
+           0 .. $#$pairs;
+}
+
 sub first_difference {
     my ($a, $b) = @_;
     my $n = @$a > @$b ? @$a : @$b;
@@ -171,8 +261,12 @@ sub first_difference {
 sub main {
     my @argv = @_;
     my %opt = (work => 'build/openssl-xlate', flavours => 'elf,macosx,mingw64,nasm');
+    $opt{jobs} = 1;
     GetOptionsFromArray(\@argv, \%opt, 'src=s', 'work=s', 'flavours=s', 'modules=s',
-                        'verbose') or usage_error('bad option (see the header of tools/openssl-xlate.pl)');
+                        'verbose', 'jobs=i', 'tap', 'expect=s', 'skip=s@')
+        or usage_error('bad option (see the header of tools/openssl-xlate.pl)');
+    usage_error("--jobs $opt{jobs}: want 1 or more") if $opt{jobs} < 1;
+    my $todo = defined $opt{expect} ? read_expect($opt{expect}) : {};
     usage_error("unexpected argument '$argv[0]'") if @argv;
     my $here = dirname(abs_path(__FILE__));
     my $ours = abs_path("$here/../perlasm/x86_64-xlate.pl");
@@ -187,9 +281,22 @@ sub main {
 
     my $tools = flavour_tools();
     my @flavours = split /,/, $opt{flavours};
+    my %missing;
+    for (@{ $opt{skip} // [] }) {
+        my ($f, $why) = /^(\w+)=(.+)$/ or usage_error("--skip $_: want FLAVOUR=REASON");
+        usage_error('--skip goes with --tap') unless $opt{tap};
+        $missing{$f} = $why;
+    }
     for my $f (@flavours) {
         usage_error("unknown flavour '$f' (elf, macosx, mingw64, nasm)") unless $tools->{$f};
-        usage_error("$f needs $tools->{$f}{needs}, which is not installed") unless in_path($tools->{$f}{needs});
+        next if $missing{$f};
+        my @need = ($tools->{$f}{needs}, $f eq 'macosx' ? 'llvm-objdump' : 'objdump',
+                    $f eq 'elf' ? 'readelf' : ());
+        my @absent = grep { !in_path($_) } @need;
+        next unless @absent;
+        # With --tap a missing tool is a SKIP of that flavour's results.
+        usage_error("$f needs @absent, which is not installed") unless $opt{tap};
+        $missing{$f} = "@absent not installed";
     }
     my @all = find_modules($src);
     my @modules = @all;
@@ -204,24 +311,33 @@ sub main {
     my $shadow = "$work/shadow";
     make_shadow($src, $shadow, $ours);
 
+    my @pairs = map { my $m = $_; map { [ $m, $_ ] } grep { !$missing{$_} } @flavours } @modules;
+    my @results = check_all($opt{jobs}, \@pairs, $src, $shadow, $work, $tools);
     my ($pass, $total) = (0, 0);
-    for my $module (@modules) {
+    my $n = 0;
+    STDOUT->autoflush(1);
+    print '1..', @modules * @flavours, "\n" if $opt{tap};
+    for my $r (@results) {
+        my ($module, $flavour, $why) = @$r;
         my $name = module_name($module);
-        for my $flavour (@flavours) {
-            $total++;
-            make_path("$work/openssl/$flavour", "$work/ours/$flavour");
-            my ($ref, $err_ref) = build_one($src, $module, $flavour, $tools, "$work/openssl/$flavour/$name");
-            my ($got, $err) = build_one($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
-            my $why = !$ref ? "OpenSSL's own translator: $err_ref"
-                    : !$got ? $err
-                    : first_difference($ref, $got);
-            if (defined $why) {
-                printf "FAIL %-22s %-8s %s\n", $name, $flavour, $why;
-            } else {
-                $pass++;
-                printf "PASS %-22s %-8s %d lines\n", $name, $flavour, scalar @$got if $opt{verbose};
-            }
+        $total++;
+        $pass++ unless defined $why;
+        if ($opt{tap}) {
+            my $todo = $todo->{$name}{$flavour};
+            printf "%s %d - %s %s%s%s\n", defined $why ? 'not ok' : 'ok', ++$n, $name, $flavour,
+                   defined $why ? ": $why" : '', defined $todo ? " # TODO $todo" : '';
+        } elsif (defined $why) {
+            printf "FAIL %-22s %-8s %s\n", $name, $flavour, $why;
+        } elsif ($opt{verbose}) {
+            printf "PASS %-22s %s\n", $name, $flavour;
         }
+    }
+    if ($opt{tap}) {
+        for my $f (grep { $missing{$_} } @flavours) {
+            printf "ok %d # SKIP %s %s: %s\n", ++$n, module_name($_), $f, $missing{$f} for @modules;
+        }
+        print "# openssl-xlate: $pass of $total module x flavour outputs equal OpenSSL's\n";
+        return 0;
     }
     print "openssl-xlate: $pass of $total module x flavour outputs equal OpenSSL's\n";
     return $pass == $total ? 0 : 1;

@@ -22,7 +22,12 @@
 #    non-zero and leaves OpenSSL's own file back, the object compiled from
 #    ours deleted and no saved state;
 #  - --rebuild-after builds the restored tree again, from OpenSSL's file;
-#  - --restore puts back what an interrupted run left.
+#  - --restore puts back what an interrupted run left;
+#  - --translator: a mock module piping its text into the tree's
+#    crypto/perlasm/x86_64-xlate.pl is generated through ours (the build
+#    checks for our repz ret), the tests run, the times printed, OpenSSL's
+#    translator put back and the files made through ours deleted; a text
+#    ours refuses fails the build with the script and line in the log.
 use strict;
 use warnings;
 use FindBin;
@@ -329,5 +334,60 @@ write_file("$t/$sha1_o", "object from ours\n");
 ($st, $out, $err) = dropin(['--src', $t, '--restore']);
 result($st == 0 && $out =~ /restoring it/ && is_restored($t) && (stat "$t/$sha1")[9] == $orig_mtime,
        "--restore after an interrupted run: OpenSSL's file back with its mtime, object deleted");
+
+# --- --translator: OpenSSL's modules through our translator ---------------
+# The mock generator pipes perlasm text into crypto/perlasm/x86_64-xlate.pl
+# as OpenSSL's do; the mock translator there marks its output, so the
+# build shows whose ran.  $MOCK_INSN switches in a bad instruction.
+sub translator_tree {
+    my ($name) = @_;
+    my $t = mock_tree($name);
+    write_file("$t/crypto/perlasm/x86_64-xlate.pl", <<'EOF');
+# mock of OpenSSL's translator
+my $out = $ARGV[-1];
+open(my $fh, '>', $out) or die "$out: $!\n";
+print $fh "# mock OpenSSL translator\n", <STDIN>;
+EOF
+    write_file("$t/crypto/sha/asm/sha1-x86_64.pl", <<'EOF');
+# mock of an OpenSSL module: its text through crypto/perlasm/x86_64-xlate.pl
+my ($flavour, $out) = ($ARGV[0], $ARGV[-1]);
+open(STDOUT, "| \"$^X\" crypto/perlasm/x86_64-xlate.pl $flavour $out") or die;
+my $insn = $ENV{MOCK_INSN} // 'ret';
+print ".text\n.globl sha1_block_data_order\n.type sha1_block_data_order,\@abi-omnipotent\n"
+    . "sha1_block_data_order:\n\tendbranch\n\t$insn\n"
+    . ".size sha1_block_data_order,.-sha1_block_data_order\n";
+close STDOUT or die "error closing STDOUT\n";
+EOF
+    return $t;
+}
+my $orig_xlate = sub { (slurp("$_[0]/crypto/perlasm/x86_64-xlate.pl") // '') =~ /^# mock of OpenSSL's translator/ };
+
+# The mock build insists on our translator's output (its repz ret).
+$t = translator_tree('translator');
+write_file("$t/Makefile.mock", $makefile =~ s{(\t\$\(CC\) -c)}{\tgrep -q 'repz' crypto/sha/sha1-x86_64.s\n$1}r);
+($st, $out, $err) = dropin(['--src', $t, '--translator']);
+result($st == 0 && $out =~ /every one of the 1 files was generated through our translator/
+       && $out =~ /times: configure \d+s, build \d+s, tests \d+s, total \d+s/
+       && $out =~ /All tests successful/,
+       '--translator: the module generated through our translator, tests run, times given')
+    or diag($out . $err);
+result($orig_xlate->($t) && !-e "$t/$sha1" && !-e "$t/$sha1_o" && !-e "$t/$state",
+       "and OpenSSL's translator is back, the files made through ours deleted, no saved state");
+
+$t = translator_tree('translator-error');
+{
+    local $ENV{MOCK_INSN} = 'frobq %rax';
+    ($st, $out, $err) = dropin(['--src', $t, '--translator']);
+}
+my ($build_log) = ($out . $err) =~ /see (\S+build\.log)/;
+my $log_text = defined $build_log ? slurp($build_log) // '' : '';
+result(exit_code($st) == 1 && $err =~ /build failed with our translator/
+       && $log_text =~ m{sha1-x86_64\.pl:6: unknown instruction "frobq"},
+       '--translator, a module our translator refuses: exit 1, the log names the script and line')
+    or diag($out . $err);
+result($orig_xlate->($t) && !-e "$t/$state", "and OpenSSL's translator is back");
+
+($st, $out, $err) = dropin(['--src', $t, '--translator', '--arch', 'x86']);
+result(exit_code($st) == 2 && $err =~ /--arch x86 does not apply/, '--translator --arch x86: exit 2');
 
 finish();

@@ -32,7 +32,8 @@ dc_hidden:
 .cfi_endproc
 .size	dc_hidden,.-dc_hidden
 
-# A global entry without endbranch: the layer must add endbr64.
+# A raw-dialect global entry without endbranch: as in OpenSSL's layer,
+# the layer adds nothing (endbr64 goes where the text says endbranch).
 .globl	dc_no_endbr
 .type	dc_no_endbr,@abi-omnipotent
 dc_no_endbr:

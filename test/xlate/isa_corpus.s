@@ -207,6 +207,26 @@ isa_corpus:
 	vaesdeclast	%zmm9,%zmm10,%zmm11
 	vpclmulqdq	$0x01,%zmm12,%zmm13,%zmm14
 	vpclmulqdq	$0x11,(%rsi),%ymm15,%ymm16
+# OpenSSL's shorthands and operand forms: movz completed from its
+# operands, vmovd/vmovq, XOP rotates, loop, C comments, 32-bit address
+# registers meaning the 64-bit ones, a displacement as its unsigned bit
+# pattern, (%rbp,%rX) with no displacement
+	movz	%ah,%ecx
+	movz	%bl,%r8
+	movzb	(%rsi),%eax
+	movzw	2(%rsi),%rdx
+	movzb	%al,%r9d		/* a C comment */
+	vmovd	%xmm1,%eax
+	vmovd	(%rsi),%xmm2
+	vmovq	%xmm3,%rax
+	vmovq	8(%rsi),%xmm4
+	vprotd	$7,%xmm5,%xmm6
+	vprotq	$13,%xmm7,%xmm8
+	mov	(%rax,%ecx,4),%edx
+	lea	0xd76aa478(%rax,%r10),%eax
+	mov	(%rbp,%rsi),%ecx
+.Lcorpus_loop:
+	loop	.Lcorpus_loop
 	ret
 .size	isa_corpus,.-isa_corpus
 

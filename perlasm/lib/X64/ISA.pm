@@ -9,7 +9,7 @@ use warnings;
 use Exporter 'import';
 use Common::ConditionCodes qw(@CC);
 
-our @EXPORT_OK = qw(register_info lookup_mnemonic gp64_of);
+our @EXPORT_OK = qw(register_info lookup_mnemonic gp64_of size_suffix);
 
 # --- registers: name => [class, size in bytes] -----------------------------
 my %REG;
@@ -32,6 +32,14 @@ my %REG;
 }
 
 sub register_info { my ($name) = @_; return $REG{ lc $name }; }
+
+# The AT&T size letter of a general-purpose register (b w l q), or undef.
+my %SUFFIX_OF_SIZE = (1 => 'b', 2 => 'w', 4 => 'l', 8 => 'q');
+sub size_suffix {
+    my ($name) = @_;
+    my $info = register_info($name) or return undef;
+    return $info->[0] eq 'gp' ? $SUFFIX_OF_SIZE{ $info->[1] } : undef;
+}
 
 # The 64-bit register a general-purpose register name is part of.
 my %GP64;
@@ -73,12 +81,18 @@ my %RENAMED = (
     cltq => [ 'cdqe' ], cqto => [ 'cqo' ], cltd => [ 'cdq' ], cwtl => [ 'cwde' ],
 );
 
+# OpenSSL's shorthands for zero extension, whose full AT&T spelling
+# (movzbl, movzwq, ...) the parser completes from the operands: the
+# source size is in the name (b, w) or, for a bare movz, that of the first
+# register operand; the destination size is that of the last operand.
+my %MOVZ_SHORT = (movz => 0, movzb => 1, movzw => 2, movzxb => 1, movzxw => 2);
+
 # Instructions without a size suffix, or whose size is in the name.
 my @PLAIN = (
     qw(ret jmp call leave cqo cdq cdqe cwde clc stc cmc cld std hlt ud2
        rdtsc rdtscp cpuid xgetbv lfence mfence sfence pause endbr64 endbr32
        int3 prefetcht0 prefetcht1 prefetcht2 prefetchnta clflush
-       rep repe repz repne repnz lock movsb movsw movsd movsq
+       loop rep repe repz repne repnz lock movsb movsw movsd movsq
        stosb stosw stosd stosq lodsb lodsq cmpsb scasb movq movd
        rdrand rdseed endbranch pushf pushfq popf popfq fnstcw fldcw
        fnstsw fninit fwait),
@@ -120,8 +134,8 @@ my @SSE = qw(
     ldmxcsr stmxcsr emms
 );
 
-# Only with a VEX or EVEX encoding (AVX, AVX2, AVX-512 F/BW/VL, VAES,
-# VPCLMULQDQ, GFNI).
+# Only with a VEX, EVEX or XOP encoding (AVX, AVX2, AVX-512 F/BW/VL,
+# VAES, VPCLMULQDQ, GFNI, AMD's XOP rotates).
 my @AVX_ONLY = qw(
     vzeroupper vzeroall vbroadcastss vbroadcastsd vbroadcasti128
     vbroadcastf128 vbroadcasti32x4 vbroadcasti64x2 vbroadcasti32x8
@@ -147,6 +161,7 @@ my @AVX_ONLY = qw(
     vpshldd vpshldq vpshrdd vpshrdq vpshldvd vpshldvq vpshrdvd vpshrdvq
     vpmovqd vpmovdb vpmovdw vpmovqb vpmovwb vpmovzxbw
     vshufi32x4 vshufi64x2 vshuff32x4 vshuff64x2
+    vmovd vmovq vprotd vprotq
     vgf2p8affineqb vgf2p8affineinvqb vgf2p8mulb
     vpdpbusd vpdpwssd vpmadd52luq vpmadd52huq
     kmovb kmovw kmovd kmovq kandb kandw kandd kandq korb korw kord korq
@@ -169,13 +184,22 @@ my %SIZE_OF_SUFFIX = (b => 1, w => 2, l => 4, q => 8);
 
 # Returns { name => Intel-syntax name, size => implied operand size or 0,
 # class => 'gp'|'plain'|'sse'|'avx' }, or undef for an unknown mnemonic.
+# A shorthand the parser must complete from its operands has
+# `complete => 'movz'` and `src_size` (0: from the first register).
 sub lookup_mnemonic {
     my ($m) = @_;
     $m = lc $m;
+    if (defined(my $src = $MOVZ_SHORT{$m})) {
+        return { name => 'movzx', size => 0, class => 'gp', src_size => $src,
+                 complete => 'movz' };
+    }
     if (my $r = $RENAMED{$m}) {
         return { name => $r->[0], size => $r->[1] // 0, class => 'gp',
                  src_size => $r->[1] // 0 };
     }
+    # A jump with a 32-bit displacement form (not jrcxz, jecxz, loop).
+    return { name => $m, size => 0, class => 'plain', rel32 => 1 }
+        if $PLAIN{$m} && $m =~ /^j/ && $m !~ /^j[er]cxz$/;
     return { name => $m, size => 0, class => 'plain' } if $PLAIN{$m};
     return { name => $m, size => 0, class => 'sse' }   if $SSE{$m};
     return { name => $m, size => 0, class => 'avx' }   if $AVX{$m};

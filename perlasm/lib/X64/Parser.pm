@@ -17,21 +17,34 @@ package X64::Parser;
 use strict;
 use warnings;
 use Exporter 'import';
-use X64::ISA qw(register_info lookup_mnemonic gp64_of);
+use X64::ISA qw(register_info lookup_mnemonic size_suffix gp64_of);
 
 our @EXPORT_OK = qw(parse_line map_symbols);
 
 # Errors are "die"d as plain text; the driver adds file and line.
 sub fail { die "$_[0]\n" }
 
+# Comments: '#' to the end of the line and C's /* ... */ (OpenSSL's
+# modules write both), neither inside a string.  A /* left open is an
+# error rather than a line silently cut short.
 sub strip_comment {
     my ($line) = @_;
     my $out = '';
     my $quote = 0;
-    for my $ch (split //, $line) {
+    my $i = 0;
+    while ($i < length $line) {
+        my $ch = substr($line, $i, 1);
         $quote = !$quote if $ch eq '"';
-        last if !$quote && $ch eq '#';
+        if (!$quote && $ch eq '#') { last }
+        if (!$quote && substr($line, $i, 2) eq '/*') {
+            my $end = index($line, '*/', $i + 2);
+            fail("unterminated /* comment") if $end < 0;
+            $out .= ' ';
+            $i = $end + 2;
+            next;
+        }
         $out .= $ch;
+        $i++;
     }
     return $out;
 }
@@ -66,13 +79,26 @@ sub reg_name {
     return lc $name;
 }
 
-# A base or index register.  A 32-bit one is taken as its 64-bit register,
-# as OpenSSL's layer does (its modules index with 32-bit counters).
+# A displacement is a signed 32-bit field; OpenSSL's modules also write
+# one as its unsigned bit pattern (0xd76aa478 in md5), which nasm refuses:
+# a plain number from 2^31 to 2^32-1 is taken as that pattern.
+sub signed_disp32 {
+    my ($disp) = @_;
+    my ($n) = $disp =~ /^\s*(0x[0-9a-f]+|\d+)\s*$/i or return $disp;
+    my $v = $n =~ /^0x/i ? hex $n : $n;
+    return $v >= 2**31 && $v < 2**32 ? $v - 2**32 : $disp;
+}
+
+# A base or index register: OpenSSL's dialect lets a module name the
+# 32-bit half (%ecx for %rcx) and means the 64-bit register, so that an
+# index kept in a 32-bit variable needs no second name.
 sub address_reg {
     my ($text) = @_;
-    my $r = reg_name($text);
-    my $info = register_info($r);
-    return $info->[0] eq 'gp' && $info->[1] == 4 ? gp64_of($r) : $r;
+    my $name = reg_name($text);
+    return $name unless register_info($name)->[0] eq 'gp';
+    my $wide = gp64_of($name);
+    fail("%$name cannot address memory") unless $wide && register_info($name)->[1] >= 4;
+    return $wide;
 }
 
 # Trailing {%kN} and {z} decorations of a register or memory operand.
@@ -105,6 +131,7 @@ sub parse_operand {
     $seg = reg_name($1) if $text =~ s/^(%[a-z]s)\s*:\s*//;
     if ($text =~ /^(.*?)\(\s*([^()]*)\)$/) {
         my ($disp, $inside) = ($1, $2);
+        $disp = signed_disp32($disp);
         my ($base, $index, $scale) = map { s/^\s+|\s+$//gr } split /,/, $inside, -1;
         my %mem = (%op, type => 'mem', disp => $disp, seg => $seg);
         $mem{base}  = address_reg($base)  if defined $base  && length $base;
@@ -112,6 +139,12 @@ sub parse_operand {
         if (defined $scale && length $scale) {
             fail("bad scale $scale") unless $scale =~ /^[1248]$/;
             $mem{scale} = $scale;
+        }
+        # With no displacement, (%rbp,%rX) and (%r13,%rX) need a zero
+        # disp8 that (%rX,%rbp) does not: the same address, one byte shorter.
+        if ($mem{index} && ($mem{scale} // 1) == 1 && $mem{base}
+            && $mem{base} =~ /^(rbp|r13)$/ && $disp =~ /^\s*0?\s*$/) {
+            @mem{qw(base index)} = @mem{qw(index base)};
         }
         return \%mem;
     }
@@ -146,10 +179,34 @@ sub parse_line {
         $prefix = lc $mnemonic;
         ($mnemonic, $rest) = $rest =~ /^([A-Za-z][\w]*)\s*(.*)$/;
     }
-    lookup_mnemonic($mnemonic) or fail("unknown instruction \"$mnemonic\"");
+    my $info = lookup_mnemonic($mnemonic) or fail("unknown instruction \"$mnemonic\"");
     my @operands = map { parse_operand($_) } split_operands($rest);
+    $mnemonic = complete_movz($mnemonic, $info, @operands) if $info->{complete};
+    # OpenSSL's dialect: a bare ret is the two-byte `repz ret` (which old
+    # AMD branch predictors want); its layer writes every one so.
+    if ($info->{name} eq 'ret' && !@operands && !defined $prefix) {
+        ($mnemonic, $prefix) = ('ret', 'repz');
+    }
     return (@out, { kind => 'insn', mnemonic => lc $mnemonic,
                     prefix => $prefix, operands => \@operands });
+}
+
+# movz, movzb, movzw: the full spelling (movzbl, ...) from the sizes of the
+# source (named, or the first register's) and the destination register.
+sub complete_movz {
+    my ($mnemonic, $info, @ops) = @_;
+    fail("$mnemonic needs a source and a destination register") unless @ops == 2;
+    my %letter = (1 => 'b', 2 => 'w');
+    my $src = $letter{ $info->{src_size} }
+        // ($ops[0]{type} eq 'reg' ? size_suffix($ops[0]{reg}) : undef);
+    fail("$mnemonic: the source size is unknown (write movzb or movzw)")
+        unless defined $src && ($src eq 'b' || $src eq 'w');
+    my $dst = $ops[1]{type} eq 'reg' ? size_suffix($ops[1]{reg}) : undef;
+    fail("$mnemonic: the destination must be a general-purpose register")
+        unless defined $dst;
+    my $full = "movz$src$dst";
+    fail("$mnemonic: no zero extension from $src to $dst") unless lookup_mnemonic($full);
+    return $full;
 }
 
 # Rewrite each symbol name in an expression with $cb->(name); numbers,

@@ -42,7 +42,34 @@ sub new {
         pending_labels => [],   # labels of the next function (note_label)
     }, $class;
     $self->{emit}{constants} = {};
+    $self->{emit}{linkage_names} = {};
     return $self;
+}
+
+# Before the first line, what the whole text decides:
+#  - the names it declares .globl, .extern, .comm or .hidden anywhere.
+#    They are the ones with linkage, which Mach-O spells with a leading
+#    "_"; a label only this file knows keeps its name, as in OpenSSL's
+#    layer, and a call before the .globl still finds the declared spelling;
+#  - whether it writes its own Win64 tables (a .pdata section): then the
+#    layer builds none, and marks no regions (on nasm every label would be
+#    a symbol in the object).
+# A line that does not parse is left to the main pass, which reports it
+# at its number.
+sub prescan {
+    my ($self, @lines) = @_;
+    my $names = $self->{emit}{linkage_names};
+    for my $line (@lines) {
+        my @st = eval { parse_line($line) } or next;
+        for my $st (grep { $_->{kind} eq 'directive' } @st) {
+            $self->{manual_seh} = 1
+                if $st->{name} eq '.section' && $st->{args} =~ /^\s*\.pdata\b/ && $self->win64;
+            next unless $st->{name} =~ /^\.(globl|global|extern|comm|hidden)$/;
+            my @args = split_args($st->{args});
+            @args = ($args[0]) if $st->{name} eq '.comm';
+            $names->{$_} = 1 for grep { defined && length } @args;
+        }
+    }
 }
 
 sub emit { my ($self, $text) = @_; $self->{out} .= $text }
@@ -81,14 +108,13 @@ sub statement {
         $self->emit($self->{emit}->label($st->{name}));
         $self->{last_label} = $st->{name};
         $self->note_label($st->{name});
+        # Raw dialect on Win64: the argument moves follow the entry label.
         if ($self->win64 && defined(my $n = $self->{arg_shuffle}{ $st->{name} })) {
-            $self->{pending_shuffle} = [ $st->{name}, $n ];
+            $self->raw_shuffle_prologue($st->{name}, $n);
         }
-        # A function entry an indirect branch can land on must begin with
-        # endbr64 (IBT): see entry_endbr.  Other labels (a return address
-        # a tracer watches, say) must not.
-        $self->{pending_endbr} = $st->{name}
-            if $self->{section} eq 'text' && $self->{typed_function}{ $st->{name} };
+        # endbr64 goes where the text asks for it: the frame helper writes
+        # one, raw-dialect code says `endbranch` (as OpenSSL's modules do
+        # wherever an indirect branch may land).
         return;
     }
     return $self->directive($st) if $st->{kind} eq 'directive';
@@ -109,24 +135,18 @@ sub instruction {
         return $self->emit($self->{emit}->init_entry($st, $op->{expr}));
     }
     if ($m eq 'endbranch' || $m eq 'endbr64') {
-        $self->{pending_endbr} = undef;
         $self->{func}{code_in_region} = 1 if $self->{func};
         $self->emit($self->{emit}->endbr);
-        $self->raw_shuffle_prologue if $self->{pending_shuffle};
         return;
     }
-    if (defined(my $entry = $self->{pending_endbr})) {
-        $self->{pending_endbr} = undef;
-        $self->{func}{code_in_region} = 1 if $self->{func};
-        $self->entry_endbr($entry);
-    }
-    $self->raw_shuffle_prologue if $self->{pending_shuffle};
     for my $op (@{ $st->{operands} }) {
         $self->resolve_arg($op) if $op->{type} eq 'expr' && $op->{expr} =~ /^\@arg/;
     }
     my $f = $self->{func};
-    if ($f && $f->{raw_shuffle} && $m =~ /^retq?$/) {
-        # Raw dialect on Win64: put back the caller's rdi and rsi.
+    if ($self->{shuffled} && $m =~ /^retq?$/) {
+        # Raw dialect on Win64: put back the caller's rdi and rsi, at every
+        # ret up to the function's .size (its code may be cut into several
+        # .cfi_startproc pieces).
         $self->insn('mov', '8(%rsp)', '%rdi');
         $self->insn('mov', '16(%rsp)', '%rsi');
     }
@@ -323,9 +343,11 @@ sub directive {
     }
     if ($name eq '.type') {
         my ($sym, $type, $nargs) = split_args($args);
-        $self->{typed_function}{$sym} = 1 if $type =~ /^\@(function|abi-omnipotent)$/;
+        delete $self->{shuffled} if $type =~ /^\@(function|abi-omnipotent)$/;   # a new function
         if ($type eq '@function') {
-            $self->{arg_shuffle}{$sym} = $nargs if defined $nargs && $nargs =~ /^\d+$/;
+            # Without N: all six SysV argument registers, as in OpenSSL.
+            fail("bad argument count \"$nargs\" in .type $sym") if defined $nargs && $nargs !~ /^\d+$/;
+            $self->{arg_shuffle}{$sym} = $nargs // 6;
             return $self->emit($e->function_type($sym));
         }
         return $self->emit($e->function_type($sym)) if $type eq '@abi-omnipotent';
@@ -334,7 +356,10 @@ sub directive {
     }
     if ($name eq '.size') {
         my ($sym, $val) = split_args($args);
-        $self->raw_function_end($sym) if $self->win64 && $self->{shuffled}{$sym};
+        if (($self->{shuffled} // '') eq $sym) {
+            $self->raw_function_end($sym) if $self->win64;
+            delete $self->{shuffled};
+        }
         return $self->emit($e->size($sym, $val));
     }
     if ($name eq '.picmeup') {
@@ -386,6 +411,7 @@ sub set_state {
 
 sub win64_region {
     my ($self) = @_;
+    return if $self->{manual_seh};
     my $f = $self->{func};
     if (@{ $f->{regions} } && !$f->{code_in_region}) {
         # Nothing assembled since the last boundary: a region must not be
@@ -421,7 +447,7 @@ sub end_function {
     my ($self) = @_;
     my $f = $self->{func};
     $self->emit($self->{emit}->cfi('endproc')) if $self->{emit}->has_cfi;
-    if ($self->win64) {
+    if ($self->win64 && !$self->{manual_seh}) {
         pop @{ $f->{regions} } unless $f->{code_in_region};
         $f->{end} = $self->new_label('end');
         $self->boundary($f->{end});
@@ -515,12 +541,11 @@ sub num { my ($t) = @_; return evaluate($t) }
 # Raw dialect on Win64 (.type f,@function,N): the Win64 arguments moved into
 # the SysV registers, the caller's rdi/rsi kept in its shadow space.
 sub raw_shuffle_prologue {
-    my ($self) = @_;
-    my ($name, $n) = @{ delete $self->{pending_shuffle} };
+    my ($self, $name, $n) = @_;
     # Usually .cfi_startproc has opened the function already.
     my $f = $self->{func} // $self->start_function($name, opened_by_shuffle => 1);
     $f->{raw_shuffle} = 1;
-    $self->{shuffled}{$name} = 1;
+    $self->{shuffled} = $name;
     $self->insn('mov', '%rdi', '8(%rsp)');
     $self->insn('mov', '%rsi', '16(%rsp)');
     # As OpenSSL's layer: rax holds the entry rsp, and .LSEH_begin_NAME
@@ -602,6 +627,7 @@ sub function_begin {
     push @save, 'rbp' if $use_fp && !grep { $_ eq 'rbp' } @save;
 
     my $e = $self->{emit};
+    delete $self->{shuffled};
     $self->emit($e->function_type($name));
     $self->emit($e->label($name));
     $self->{last_label} = $name;
@@ -683,7 +709,8 @@ sub function_return {
         delete $st->{saved}{$r};
         $self->set_state($st);
     }
-    $self->insn('ret');
+    # A plain ret: the text's `ret` is OpenSSL's (repz ret, X64::Parser).
+    $self->emit_insn({ kind => 'insn', mnemonic => 'ret', operands => [] });
     # Code after .return is back in the body.
     $self->emit($self->{emit}->cfi('restore_state')) if $self->{emit}->has_cfi;
     $f->{state} = $body;

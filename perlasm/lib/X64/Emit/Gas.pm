@@ -20,6 +20,7 @@ sub has_cfi { 1 }
 
 # --- names ---------------------------------------------------------------
 sub local_label { my ($self, $name) = @_; return $name }   # ".Lfoo"
+# A name with linkage (declared .globl, .extern, .comm or .hidden).
 sub global_name { my ($self, $name) = @_; return $name }
 
 sub symbol {
@@ -27,7 +28,8 @@ sub symbol {
     return $name if $name =~ /^\d+[bf]?$/;
     return $self->local_label($name) if $name =~ /^\.L/;
     return $name if $self->{constants}{$name};
-    return $self->global_name($name);
+    return $self->global_name($name) if $self->{linkage_names}{$name};
+    return $name;
 }
 
 sub expr {

@@ -29,6 +29,8 @@ sub expr {
 }
 
 sub file_header { return "OPTION\tDOTNAME\n" }
+# ml64 picks the jump form itself (OpenSSL's masm flavour says nothing).
+sub near_target { my ($self, $t) = @_; return $t }
 
 my %SEGMENT = (
     text   => '_TEXT	SEGMENT ALIGN(64) \'CODE\'',

@@ -109,11 +109,16 @@ sub insn {
     my $size = $self->memory_size($info, $st);
     $size = 0 if $info->{name} eq 'lea';
     my @text = map { $self->operand($_, $_->{type} eq 'mem' ? $size : 0) } reverse @ops;
+    # A jump to a label is always the rel32 form, as OpenSSL's nasm flavour
+    # writes it: the same code whichever nasm optimises or not.
+    @text = map { $self->near_target($_) } @text
+        if $info->{rel32} && @ops == 1 && $ops[0]{type} eq 'expr' && !$ops[0]{indirect};
     my $line = "\t" . ($st->{prefix} ? "$st->{prefix} " : '') . $info->{name};
     $line .= "\t" . join(', ', @text) if @text;
     return "$line\n";
 }
 
+sub near_target { my ($self, $t) = @_; return "NEAR $t" }
 sub label { my ($self, $n) = @_; return $self->symbol($n) . ":\n" }
 sub comment { my ($self, $text) = @_; return "; $text\n" }
 sub endbr { return "\tendbr64\n" }
