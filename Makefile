@@ -188,6 +188,7 @@ include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
+include test/sha1_586/sha1_586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
 include bench/x86mca/x86mca.mk

@@ -56,7 +56,9 @@ $(M32)/gen/aes-586-%-win32n.o: $(M32)/gen/aes-586-%-win32n.asm
 	nasm -f elf32 -Wall -Werror -o $@ $<
 .PRECIOUS: $(M32)/gen/aes-586-%.asm
 
-$(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o
+# The other x86 modules as the library has them.
+AES586_OTHER_OBJS := $(patsubst %,$(M32)/gen/%-$(M32_LIB_VARIANT).o,$(filter-out aes-586,$(M32_MODULES)))
+$(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o $(AES586_OTHER_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
