@@ -178,12 +178,21 @@ sub load_arguments {
 # next block instead, so its first sixteen words are ready when its rounds
 # begin.  The last block loads itself again rather than read past the end.
 #
+# Words 16..31 use the definition; W[t+3] needs W[t] from the same vector,
+# so lane 3 is finished afterwards.  From word 32 on, the definition
+# expanded once more,
+#     W[t] = ROTL2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]),
+# has its nearest input six words back: no lane waits for another, and it
+# takes about half the instructions.  Four xmm registers hold the last
+# sixteen words; W[t-28] and W[t-32] come from a ring of eight vectors in
+# the frame (pxor with a memory operand costs no extra instruction).
+#
 # The frame is aligned to 64 by switch_stack: W+K rows, the four K vectors
 # (copied there because no general register is left to address the
-# constants with under PIC), the pointers.
+# constants with under PIC), the W ring, the pointers.
 {
-    my ($WK, $KV, $CTX, $INP, $END, $NXT, $SAVED_ESP, $FRAME) =
-        (0, 320, 384, 388, 392, 396, 400, 448);
+    my ($WK, $KV, $WR, $CTX, $INP, $END, $NXT, $SAVED_ESP, $FRAME) =
+        (0, 320, 384, 512, 516, 520, 524, 528, 576);
     my @ring = map { "xmm$_" } 0 .. 3;
     my ($x0, $x1, $x2, $MASK) = map { "xmm$_" } 4 .. 7;
     my $vex;
@@ -218,8 +227,18 @@ sub load_arguments {
         my $x = $ring[ $j % 4 ];
         my $back = sub { $ring[ ($j - $_[0]) % 4 ] };    # W[4(j-n) ..]
         my @i;
+        my $ring_w = sub { &QWP($WR + 16 * ($_[0] % 8), "esp") };   # W[4n..4n+3]
         if ($j < 4) {
             push @i, mov_v('dqu', $x, &QWP(16 * $j, $src)), v_op3('pshufb', $x, $x, $MASK);
+        } elsif ($j >= 8) {
+            # $x holds W[t-16..t-13]; W[t-6..t-3] straddles two vectors.
+            push @i, v_palignr($x0, $back->(1), $back->(2), 8),
+                     v_op3('pxor', $x, $x, $ring_w->($j - 7)),  # ^ W[t-28]
+                     v_op3('pxor', $x, $x, $ring_w->($j - 8)),  # ^ W[t-32]
+                     v_op3('pxor', $x, $x, $x0),                # ^ W[t-6]
+                     v_shift('psrld', $x0, $x, 30),
+                     v_shift('pslld', $x, $x, 2),
+                     v_op3('por', $x, $x, $x0);                 # ROTL2
         } else {
             # $x holds W[t-16..t-13].  W[t-14..t-11] straddles two vectors.
             push @i, v_palignr($x0, $back->(3), $x, 8),
@@ -239,6 +258,8 @@ sub load_arguments {
                      v_op3('pxor', $x, $x, $x0),
                      v_op3('pxor', $x, $x, $x1);
         }
+        # (read again by vectors j+7 and j+8)
+        push @i, mov_v('dqa', $ring_w->($j), $x) if $j + 7 <= 19;
         push @i, v_op3('paddd', $x2, $x, &QWP($KV + 16 * int($j / 5), "esp")),
                  mov_v('dqa', &QWP($WK + 16 * $j, "esp"), $x2);
         return @i;
