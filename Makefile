@@ -192,6 +192,7 @@ include test/sha1_586/sha1_586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
 include bench/x86mca/x86mca.mk
+include bench/x86mca/sha1_586.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh
@@ -282,6 +283,7 @@ help:
 	@echo '  flavours        every module in every flavour, build/gen/flavours/ (part of all)'
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios'
+	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'
 	@echo '  uninstall       remove exactly what install wrote'
 	@echo '  dist            a reproducible source tarball with pre-generated assembly'

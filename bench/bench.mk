@@ -30,6 +30,7 @@ bench: $(BENCH)
 	@$(if $(ASM_OBJS),$(PERL) bench/code_size.pl $(ASM_OBJS),echo "x86_64 code size skipped: a NO_ASM build has no assembly")
 	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
 	@$(MAKE) --no-print-directory bench-x86mca
+	@$(MAKE) --no-print-directory bench-sha1-586
 
 # The plot of the last `make bench`, written beside it and renamed into
 # place, so a failed gnuplot leaves no partial PNG.
