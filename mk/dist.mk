@@ -44,9 +44,10 @@ DIST_RENAMED = \
         asm/macos-x86_64/$(m).s=$(DIST_GEN)/macos-x86_64/$(m).s \
         asm/mingw64/$(m).s=$(W64LIB)/asm/$(m).mingw64.s \
         asm/win64-nasm/$(m).asm=$(W64LIB)/asm/$(m).nasm.asm) \
-    asm/linux-x86/aes-586.s=$(M32)/gen/aes-586-small.s \
-    asm/macos-i386/aes-586.s=$(DIST_GEN)/macos-i386/aes-586.s \
-    asm/win32-nasm/aes-586.asm=$(DIST_GEN)/win32-nasm/aes-586.asm
+    $(foreach m,$(M32_MODULES), \
+        asm/linux-x86/$(m).s=$(M32)/gen/$(m)-$(M32_LIB_VARIANT).s \
+        asm/macos-i386/$(m).s=$(DIST_GEN)/macos-i386/$(m).s \
+        asm/win32-nasm/$(m).asm=$(DIST_GEN)/win32-nasm/$(m).asm)
 
 DIST_PAIRS = $(foreach f,$(DIST_COPIED),$(f)=$(f)) $(DIST_RENAMED)
 dist_path  = $(firstword $(subst =, ,$(1)))
@@ -55,12 +56,14 @@ dist_file  = $(lastword $(subst =, ,$(1)))
 $(DIST_GEN)/macos-x86_64/%.s: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) macosx $@
-$(DIST_GEN)/macos-i386/aes-586.s: $(AES586_PL) $(PERLASM_X86)
+# The x86 modules as the library has them (mk/m32.mk): Mach-O code is
+# always position independent, Win32's never is.
+$(DIST_GEN)/macos-i386/%.s: $$(MODULE_$$*) $(PERLASM_X86)
 	@mkdir -p $(@D)
-	$(PERL) $< macosx $(AES586_FLAGS_small-macosx) $@
-$(DIST_GEN)/win32-nasm/aes-586.asm: $(AES586_PL) $(PERLASM_X86)
+	$(PERL) $(firstword $(MODULE_$*)) macosx $(M32_LIB_FLAGS) $@
+$(DIST_GEN)/win32-nasm/%.asm: $$(MODULE_$$*) $(PERLASM_X86)
 	@mkdir -p $(@D)
-	$(PERL) $< win32n $(AES586_FLAGS_small-nopic) $@
+	$(PERL) $(firstword $(MODULE_$*)) win32n $@
 
 # The lists the tarball's Makefile needs; an empty one means a variable
 # here lost its name, so that is an error rather than a broken tarball.

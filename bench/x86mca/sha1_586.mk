@@ -34,7 +34,9 @@ $(B32)/sha1_tcrypt64.o: bench/x86mca/sha1_tcrypt.c bench/tsc.h $(GEN_HDRS)
 $(SHA1_TCRYPT64): $(B32)/sha1_tcrypt64.o $(LIB)
 	$(CC) -o $@ $^
 
-.PHONY: bench-sha1-586
+# Its two compiles alone, for test/t/93-warnings.t (no OpenSSL tree needed).
+.PHONY: bench-sha1-586 bench-sha1-586-objs
+bench-sha1-586-objs: $(B32)/sha1_tcrypt32.o $(B32)/sha1_tcrypt64.o
 # Without an OpenSSL tree (no cache, no apt-get source) it is skipped.
 ifeq ($(HAVE_CC32),yes)
 bench-sha1-586:
