@@ -188,10 +188,12 @@ include test/fuzz/fuzz.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
+include test/sha1_586/sha1_586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
 include test/aesni86/aesni86.mk
 include bench/x86mca/x86mca.mk
+include bench/x86mca/sha1_586.mk
 
 test-deps:
 	@sh tools/install-test-deps.sh
@@ -296,6 +298,7 @@ help:
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios'
 	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (part of bench)'
+	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'
 	@echo '  uninstall       remove exactly what install wrote'
 	@echo '  dist            a reproducible source tarball with pre-generated assembly'

@@ -31,6 +31,7 @@ bench: $(BENCH)
 	@$(PERL) bench/code_size_586.pl $(AES586_SIZE_ARGS)
 	@$(MAKE) --no-print-directory bench-x86mca
 	@$(MAKE) --no-print-directory bench-dmcrypt32
+	@$(MAKE) --no-print-directory bench-sha1-586
 
 # The plot of the last `make bench`, written beside it and renamed into
 # place, so a failed gnuplot leaves no partial PNG.

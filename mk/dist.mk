@@ -45,7 +45,7 @@ DIST_RENAMED = \
         asm/mingw64/$(m).s=$(W64LIB)/asm/$(m).mingw64.s \
         asm/win64-nasm/$(m).asm=$(W64LIB)/asm/$(m).nasm.asm) \
     $(foreach m,$(M32_MODULES), \
-        asm/linux-x86/$(m).s=$(M32)/gen/$(m)-small.s \
+        asm/linux-x86/$(m).s=$(M32)/gen/$(m)-$(M32_LIB_VARIANT).s \
         asm/macos-i386/$(m).s=$(DIST_GEN)/macos-i386/$(m).s \
         asm/win32-nasm/$(m).asm=$(DIST_GEN)/win32-nasm/$(m).asm)
 
@@ -56,11 +56,11 @@ dist_file  = $(lastword $(subst =, ,$(1)))
 $(DIST_GEN)/macos-x86_64/%.s: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) macosx $@
-# The 32-bit modules as the library builds them: PIC (Mach-O always is),
-# and Win32's absolute addressing.
+# The x86 modules as the library has them (mk/m32.mk): Mach-O code is
+# always position independent, Win32's never is.
 $(DIST_GEN)/macos-i386/%.s: $$(MODULE_$$*) $(PERLASM_X86)
 	@mkdir -p $(@D)
-	$(PERL) $(firstword $(MODULE_$*)) macosx -fPIC $@
+	$(PERL) $(firstword $(MODULE_$*)) macosx $(M32_LIB_FLAGS) $@
 $(DIST_GEN)/win32-nasm/%.asm: $$(MODULE_$$*) $(PERLASM_X86)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) win32n $@

@@ -220,28 +220,28 @@ const size_t casm_aes_impl_count =
 /* What puts OpenSSL 3.0 on its integer SHA-1 path. */
 static const unsigned int sha1_integer_path[4] = CAPSET(SSSE3);
 
-#ifdef CASM_SHA1_ASM
+#if defined(CASM_SHA1_ASM) || defined(CASM_SHA1_586_ASM)
 /*
- * SHA-1 assembly (crypto/sha/asm/sha1-x86_64.pl), in the order its own
- * dispatcher, sha1_block_data_order, tries them.  Each force mask also
- * puts OpenSSL 3.0 on its equivalent path: SHA-NI needs none (it is the
- * default here); AVX2's clears SHA; AVX's also AVX2; SSSE3's also AVX;
- * the integer code's clears SSSE3, which every SIMD variant needs (here
- * as in OpenSSL).
+ * SHA-1 assembly: crypto/sha/asm/sha1-x86_64.pl, or sha1-586.pl in the
+ * -m32 build, in the order their own dispatchers, sha1_block_data_order,
+ * try them.  The SHA-NI, AVX and SSSE3 paths have the same names and
+ * entries in both.  Each force mask also puts OpenSSL 3.0 on its
+ * equivalent path: SHA-NI needs none (it is the default here); AVX2's
+ * clears SHA; AVX's also AVX2 (which OpenSSL's and our 32-bit code do not
+ * have); SSSE3's also AVX; the integer code's clears SSSE3, which every
+ * SIMD path needs (here as in OpenSSL).
  */
+#ifdef CASM_SHA1_ASM
 #include "sha/sha1_x86_64.h"
+#else
+#include "sha/sha1_586.h"
+#endif
 
 static const struct casm_sha1_impl sha1_shani = {
     .name = "shani",
     CAPSET_NEED(SSSE3, SHA),
     .force_clear = NULL,
     .block = sha1_block_data_order_shaext,
-};
-static const struct casm_sha1_impl sha1_avx2 = {
-    .name = "avx2",
-    CAPSET_NEED(AVX, SSSE3, AVX2, BMI1, BMI2),
-    .force_clear = (const unsigned int[4])CAPSET(SHA),
-    .block = sha1_block_data_order_avx2,
 };
 static const struct casm_sha1_impl sha1_avx = {
     .name = "avx",
@@ -255,6 +255,15 @@ static const struct casm_sha1_impl sha1_ssse3 = {
     .force_clear = (const unsigned int[4])CAPSET(SHA, AVX2, AVX),
     .block = sha1_block_data_order_ssse3,
 };
+#endif
+
+#ifdef CASM_SHA1_ASM
+static const struct casm_sha1_impl sha1_avx2 = {
+    .name = "avx2",
+    CAPSET_NEED(AVX, SSSE3, AVX2, BMI1, BMI2),
+    .force_clear = (const unsigned int[4])CAPSET(SHA),
+    .block = sha1_block_data_order_avx2,
+};
 static const struct casm_sha1_impl sha1_x86_64 = {
     .name = "x86_64",
     CAPSET_NEED(NONE),
@@ -262,6 +271,15 @@ static const struct casm_sha1_impl sha1_x86_64 = {
     .block = sha1_block_data_order_x86_64,
 };
 #define SHA1_ASM_IMPLS &sha1_shani, &sha1_avx2, &sha1_avx, &sha1_ssse3, &sha1_x86_64,
+#define SHA1_C_FORCE NULL      /* the assembly always wins: direct calls only */
+#elif defined(CASM_SHA1_586_ASM)
+static const struct casm_sha1_impl sha1_x86 = {
+    .name = "x86",
+    CAPSET_NEED(NONE),
+    .force_clear = sha1_integer_path,
+    .block = sha1_block_data_order_x86,
+};
+#define SHA1_ASM_IMPLS &sha1_shani, &sha1_avx, &sha1_ssse3, &sha1_x86,
 #define SHA1_C_FORCE NULL      /* the assembly always wins: direct calls only */
 #else
 #define SHA1_ASM_IMPLS

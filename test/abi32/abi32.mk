@@ -64,3 +64,14 @@ ifeq ($(HAVE_CC32),yes)
 tests: $(patsubst %,$(BUILD)/test/abi32/aes586_abi_%,$(AES586_VARIANTS))
 endif
 endif
+
+# sha1-586 (in the library of mk/m32.mk) linked with the checkers.
+$(A32)/sha1_586_abi.o: test/abi32/sha1_586_abi.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(A32_CC) $(CPPFLAGS_ALL) -c -o $@ $<
+$(BUILD)/test/abi32/sha1_586_abi: $(A32)/sha1_586_abi.o $(M32)/libcrypto-asm.a $(A32_CHECKER)
+	@mkdir -p $(@D)
+	$(A32_LINK) -o $@ $(A32)/sha1_586_abi.o $(A32_CHECKER) $(M32)/libcrypto-asm.a
+ifeq ($(HAVE_CC32),yes)
+tests: $(BUILD)/test/abi32/sha1_586_abi
+endif

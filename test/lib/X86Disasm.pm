@@ -2,6 +2,10 @@
 # Instruction streams of a 32-bit object's functions, for comparing one
 # flavour's object with another's (test/t/81-aes586.t):
 #   functions(OBJECT, NAME_RE, %opt) -> { name => [insn, ...] } or undef
+#   compare(REF, OTHER, REF_TAG, OTHER_TAG) -> (names, instructions, [why...])
+#     two functions() results, function by function: REF's names, its
+#     instruction count, and the first differing instruction of each
+#     function that differs
 # from `llvm-objdump -d -r`.  With opt decorated => 1 (Mach-O, COFF) names
 # lose the "_" those formats prefix, so they match ELF's; operands of
 # an instruction carrying a relocation become REL; branch and call targets
@@ -15,7 +19,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(functions);
+our @EXPORT_OK = qw(functions compare);
 
 sub functions {
     my ($obj, $name_re, %opt) = @_;
@@ -52,6 +56,22 @@ sub functions {
     }
     close $fh;
     return $? ? undef : \%fn;
+}
+
+sub compare {
+    my ($ra, $rb, $ref, $tag) = @_;
+    my @names = sort keys %{ $ra // {} };
+    my ($n, @bad) = (0);
+    for my $f (@names) {
+        my @xa = @{ $ra->{$f} };
+        my @ya = @{ $rb->{$f} // [] };
+        $n += @xa;
+        next if join("\n", @xa) eq join("\n", @ya);
+        my ($i) = grep { ($xa[$_] // '') ne ($ya[$_] // '') } 0 .. ($#xa > $#ya ? $#xa : $#ya);
+        push @bad, "$f insn $i: $ref \"" . ($xa[$i] // '(none)') . "\", $tag \"" . ($ya[$i] // '(none)') . '"';
+    }
+    push @bad, map { "only in $tag: $_" } sort grep { !exists $ra->{$_} } keys %{ $rb // {} };
+    return (scalar @names, $n, \@bad);
 }
 
 1;

@@ -31,7 +31,7 @@ use lib "$FindBin::Bin/../lib";
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
-use X86Disasm qw(functions);
+use X86Disasm qw(functions compare);
 use Capture qw(capture);
 
 my $root  = "$FindBin::Bin/../..";
@@ -220,19 +220,10 @@ for my $g (sort keys %GEN) {
         }
         my $ra = functions($obj{$g}{$ref}, $ISA_RE, got_base => 1);
         my $rb = functions($obj{$g}{$tag}, $ISA_RE, decorated => 1, got_base => 1);
-        my @names = sort keys %{ $ra // {} };
-        my ($n, @bad) = (0);
-        for my $f (@names) {
-            my @xa = @{ $ra->{$f} };
-            my @ya = @{ $rb->{$f} // [] };
-            $n += @xa;
-            next if join("\n", @xa) eq join("\n", @ya);
-            my ($i) = grep { ($xa[$_] // '') ne ($ya[$_] // '') } 0 .. ($#xa > $#ya ? $#xa : $#ya);
-            push @bad, "$f insn $i: $ref \"" . ($xa[$i] // '(none)') . "\", $tag \"" . ($ya[$i] // '(none)') . '"';
-        }
-        result(!@bad && @names >= 12 && $n > 1000,
-               "$g: $tag disassembly of " . scalar(@names) . " functions ($n instructions) equals ${ref}'s but for relocations")
-            or print map { "#   $_\n" } @bad;
+        my ($names, $n, $bad) = compare($ra, $rb, $ref, $tag);
+        result(!@$bad && $names >= 12 && $n > 1000,
+               "$g: $tag disassembly of $names functions ($n instructions) equals ${ref}'s but for relocations")
+            or print map { "#   $_\n" } @$bad;
     }
 }
 

@@ -67,6 +67,11 @@ add('vec', [2], qw(movd movq movdqa movdqu movaps movups movapd movupd
                    aesenc aesenclast aesdec aesdeclast aesimc
                    sha1nexte sha1msg1 sha1msg2 pabsd));
 add('vec', [2], qw(psllw pslld psllq psrlw psrld psrlq psraw psrad));
+# AVX (VEX) forms: three operands, the destination first, then the sources.
+add('vec', [0], qw(vzeroupper));
+add('vec', [2], qw(vmovdqa vmovdqu));
+add('vec', [3], qw(vpxor vpor vpand vpaddd vpshufb vpsrld vpslld vpsrldq vpslldq));
+add('vec', [4], qw(vpalignr));
 add('vec', [3], qw(pshufd pshufw pshuflw pshufhw shufps shufpd palignr
                    pinsrw pextrw pinsrd pextrd pclmulqdq aeskeygenassist
                    sha1rnds4 pblendw blendps insertps extractps));
