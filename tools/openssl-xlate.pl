@@ -134,14 +134,18 @@ sub make_shadow {
 # file header.  One intended difference is taken out: on nasm every label
 # is an object symbol, so the boundaries of our Win64 unwind regions
 # (L$unwind_N, L$end_N, in functions without tables of the module's own)
-# appear as symbols; their header lines go, and the disassembler's
-# "<symbol+offset>" notes after operands, which name the nearest symbol,
-# go on both sides (the addresses themselves stay).
+# appear as symbols, and where one shares an address with a function's
+# label the disassembler may print either name.  So on nasm the symbol
+# header lines go on both sides, and everywhere the "<symbol+offset>"
+# notes after operands, which name the nearest symbol (every instruction
+# keeps its address, so the layout is still compared byte for byte).
 sub instructions {
-    my ($dis, $obj) = @_;
+    my ($dis, $obj, $flavour) = @_;
     my ($st, $out) = run_capture({}, undef, $dis->($obj));
     return (undef, "disassembly failed: $out") if $st;
-    my @lines = grep { !/file format/ && /\S/ && !/^[0-9a-f]+ <L\$(?:unwind|end)_\d+>:$/ }
+    my $symbols_too = $flavour eq 'nasm';
+    my @lines = grep { !/file format/ && /\S/ && !/^[0-9a-f]+ <L\$(?:unwind|end)_\d+>:$/
+                       && !($symbols_too && /^[0-9a-f]+ <[^<>]*>:$/) }
                 split /\n/, $out;
     s/^(\s+[0-9a-f]+:.*?)\s*<[^<>]*>/$1/ for @lines;
     return (\@lines, '');
@@ -166,7 +170,7 @@ sub build_one {
         my ($first) = grep { /\S/ } split /\n/, $log;
         return (undef, 'assemble: ' . ($first // 'failed'));
     }
-    return instructions($t->{dis}, $obj);
+    return instructions($t->{dis}, $obj, $flavour);
 }
 
 # The promises our layer makes for every output: the same bytes from a

@@ -116,8 +116,12 @@ int main(int argc, char **argv)
         void *so = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
         if (!so)
             fail("cannot load the replay", dlerror());
-        run.replay = (replay_fn *)dlsym(so, "replay");
-        if (!run.replay)
+        /* dlsym gives an object pointer: its bits copied into the typed
+         * function pointer, no cast between the two kinds. */
+        void *sym = dlsym(so, "replay");
+        _Static_assert(sizeof(run.replay) == sizeof(sym), "function and object pointers differ");
+        memcpy(&run.replay, &sym, sizeof(run.replay));
+        if (!sym)
             fail("no replay() in", argv[2]);
         unsigned char *stack = low_alloc(1 << 20);
         run.stack32 = (uint32_t *)(stack + (1 << 20) - 256 - 4);

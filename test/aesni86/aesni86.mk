@@ -21,12 +21,14 @@ AESNI86_FLAGS_macosx := -fPIC
 $(M32)/small/aesni86_diff: $(M32)/obj/test/aesni86/aesni86_diff.o $(M32_TEST_LIB_OBJS) $(M32)/small/libcrypto-asm.a
 	$(CC32) -o $@ $< $(M32_TEST_LIB_OBJS) $(M32)/small/libcrypto-asm.a $(TEST_LDLIBS)
 
+# The other x86 modules as the library has them (registry.c names them).
+AESNI86_OTHER_OBJS := $(patsubst %,$(M32)/gen/%-$(M32_LIB_VARIANT).o,$(filter-out aesni-x86,$(M32_MODULES)))
 define AESNI86_RETARGET_RULE
 $(M32)/gen/aesni-x86-$(1).$(2): $(AESNI86_PL) $(PERLASM_X86) $(X86_RETARGET)
 	@mkdir -p $$(@D)
 	$(PERL) $(AESNI86_PL) $(1) $(AESNI86_FLAGS_$(1)) $$@.in
 	$(PERL) $(X86_RETARGET) $(1) $$@.in > $$@.tmp && mv $$@.tmp $$@ && rm -f $$@.in
-$(M32)/aesni86-$(1)/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-small.o $(M32)/gen/aesni-x86-$(1).o
+$(M32)/aesni86-$(1)/libcrypto-asm.a: $(M32_C_OBJS) $(AESNI86_OTHER_OBJS) $(M32)/gen/aesni-x86-$(1).o
 	@mkdir -p $$(@D)
 	rm -f $$@
 	$(AR) rcs $$@ $$^

@@ -313,7 +313,7 @@ sub corpus_output {
         my $label = $flavour eq 'nasm' ? qr/^L\$(?:unwind|end)_\d+:/m : qr/^\.L(?:unwind|end)_\d+:/m;
         my ($expr_body) = $text =~ /^cc_expr:\n(.*?)SEH_end_cc_expr:/ms;
         my ($rax_body) = $text =~ /^cc_rax_frame:\n(.*?)cc_rax_frame_end:/ms;
-        my ($pop_body) = $text =~ /^cc_wrong_pop:\n(.*?)^\s*ret\b/ms;
+        my ($pop_body) = $text =~ /^cc_wrong_pop:\n(.*?)^\s*(?:repz\s+)?ret\b/ms;
         result(defined $expr_body && defined $rax_body && $expr_body !~ $label && $rax_body !~ $label
                && defined $pop_body && $pop_body =~ $label,
                "$flavour: functions the module's .pdata covers get no tables of ours, the others do");

@@ -14,8 +14,8 @@
 # (test/lib/Toolchain.pm) SKIPs its results.
 #
 # Pairs listed in test/xlate/openssl-modules.txt are TAP TODO with their
-# reason: those waiting for the CFI/unwind half of issue 18, until it is
-# merged (then its rows go).  The file lists no intended difference.
+# reason (work not finished; none today).  The file lists no intended
+# difference.
 use strict;
 use warnings;
 use FindBin;

@@ -46,14 +46,16 @@ dc_no_endbr:
 .globl	dc_index32
 .type	dc_index32,@abi-omnipotent
 dc_index32:
+	endbranch
 	lea	8(%edi,%esi,8),%rax
 	ret
 .size	dc_index32,.-dc_index32
 
 # endbr64 only where an indirect branch can land (test/t/60-xlate.t checks
-# each entry): local functions reached by direct calls and jumps only get
-# none; those whose address is used (lea, a data directive), even after
-# their body, get one, whatever declared them.
+# each entry): frame-helper functions reached by direct calls and jumps
+# only get none, those whose address is used (lea, a data directive), even
+# after their body, get one; raw-dialect code gets one where it says
+# endbranch (as OpenSSL's layer), never behind its back.
 .type	dc_direct_only,@abi-omnipotent
 dc_direct_only:
 	lea	2(%rdi),%rax
@@ -62,6 +64,7 @@ dc_direct_only:
 
 .type	dc_address_taken,@abi-omnipotent
 dc_address_taken:
+	endbranch
 	lea	3(%rdi),%rax
 	ret
 .size	dc_address_taken,.-dc_address_taken

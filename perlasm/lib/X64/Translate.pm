@@ -62,8 +62,6 @@ sub prescan {
     for my $line (@lines) {
         my @st = eval { parse_line($line) } or next;
         for my $st (grep { $_->{kind} eq 'directive' } @st) {
-            $self->{manual_seh} = 1
-                if $st->{name} eq '.section' && $st->{args} =~ /^\s*\.pdata\b/ && $self->win64;
             next unless $st->{name} =~ /^\.(globl|global|extern|comm|hidden)$/;
             my @args = split_args($st->{args});
             @args = ($args[0]) if $st->{name} eq '.comm';
@@ -411,7 +409,6 @@ sub set_state {
 
 sub win64_region {
     my ($self) = @_;
-    return if $self->{manual_seh};
     my $f = $self->{func};
     if (@{ $f->{regions} } && !$f->{code_in_region}) {
         # Nothing assembled since the last boundary: a region must not be
@@ -447,7 +444,7 @@ sub end_function {
     my ($self) = @_;
     my $f = $self->{func};
     $self->emit($self->{emit}->cfi('endproc')) if $self->{emit}->has_cfi;
-    if ($self->win64 && !$self->{manual_seh}) {
+    if ($self->win64) {
         pop @{ $f->{regions} } unless $f->{code_in_region};
         $f->{end} = $self->new_label('end');
         $self->boundary($f->{end});

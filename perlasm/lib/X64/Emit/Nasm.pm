@@ -49,17 +49,29 @@ sub mem_text {
     # operator in parentheses, so its precedence cannot change.  A
     # displacement is a signed 32-bit number: 0x80000000 and up, which
     # GNU as takes as written, is given to nasm as the negative it means.
-    if ($disp =~ /[-+*\/%<>&|^~!()]/ && $disp !~ /^-?\w+$/) {
+    my $disp_text = $disp;
+    my $disp_is_expr = $disp =~ /[-+*\/%<>&|^~!()]/ && $disp !~ /^-?\w+$/;
+    if ($disp_is_expr) {
         $disp = is_constant($disp) ? evaluate($disp) : "($disp)";
     }
     if (is_constant($disp) && (my $v = evaluate($disp)) >= 2**31) {
         $disp = $v < 2**32 ? $v - 2**32 : $disp;
     }
+    # With both registers: "disp+index*scale+base", as OpenSSL's nasm
+    # flavour writes it.  For a scale of 1 nasm picks which register is
+    # the base from the text's shape, so the same shape gives OpenSSL's
+    # encoding.
+    push @terms, $op->{index} . "*" . ($op->{scale} // 1) if $op->{index} && $op->{base};
     push @terms, $op->{base} if $op->{base};
     push @terms, $op->{index} . (($op->{scale} // 1) != 1 ? "*$op->{scale}" : '')
-        if $op->{index};
+        if $op->{index} && !$op->{base};
     my $inside = join '+', @terms;
-    if (length $disp && $disp ne '0') {
+    if (length $disp && $disp ne '0' && $op->{index} && $op->{base}) {
+        # OpenSSL's shape, expression kept as written: nasm makes the
+        # scaled register the base after an expression it folds and the
+        # other one after a plain number.
+        $inside = ($disp_is_expr ? "(($disp_text))" : $disp) . "+$inside";
+    } elsif (length $disp && $disp ne '0') {
         $inside = length $inside
             ? ($disp =~ /^-/ ? "$inside$disp" : "$inside+$disp") : $disp;
     }
