@@ -15,8 +15,8 @@
 #   VECTORS       the test vectors copied in (default: ../shared/vectors)
 #   FRESH_JOBS    make -j inside the root (default: 2)
 #
-# Needs root (mmdebstrap, mount, chroot) and mmdebstrap (Debian package
-# mmdebstrap).  Exits non-zero if either command fails inside the root.
+# Needs root (mmdebstrap, mount, chroot); installs mmdebstrap (Debian package
+# mmdebstrap) with apt-get when it is missing.  Exits non-zero if either command fails inside the root.
 set -eu
 
 keep=0
@@ -36,7 +36,14 @@ suite=${FRESH_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-}")}
 
 die() { echo "$me: $*" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, mount and chroot)"
-command -v mmdebstrap >/dev/null 2>&1 || die "mmdebstrap not installed (apt-get install mmdebstrap)"
+# The one tool this check needs beyond the test tools: installed here, as
+# root, so a new machine needs no step by hand.
+if ! command -v mmdebstrap >/dev/null 2>&1; then
+    echo "fresh-check: installing mmdebstrap (apt-get)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap; } >/dev/null 2>&1 \
+        || die "mmdebstrap not installed and apt-get install mmdebstrap failed"
+    command -v mmdebstrap >/dev/null 2>&1 || die "mmdebstrap not installed (apt-get install mmdebstrap)"
+fi
 [ -n "$suite" ] || die "cannot tell this machine's Debian suite; set FRESH_SUITE"
 [ -d "$vectors" ] || die "no test vectors at $vectors; set VECTORS"
 case "$root" in /|"") die "refusing FRESH_ROOT=$root" ;; esac
