@@ -356,31 +356,71 @@ for my $dir (qw(aesenc aesdec)) {
     &cmp(&wparam(5), 0);
     &je(&label("dec"));
 
-    # --- encryption: STATE is the chaining value
+    # --- encryption: a serial chain.  Block i enters round 1 as
+    # S[i] = P[i] ^ C[i-1] ^ K0, and C[i] = aesenclast(M, KN) for the state
+    # M after the middle rounds.  Since aesenclast ends with an XOR of its
+    # key, S[i+1] = aesenclast(M, KN ^ K0 ^ P[i+1]) comes from M beside
+    # C[i]: the chain from block to block is the rounds alone, and K0 and
+    # the next plaintext are folded in off it.
+    #   xmm0  M        xmm1  round keys      xmm2  KN ^ K0
+    #   xmm3  the next plaintext ^ KN ^ K0   STATE  C[i] (the ivec at the end)
+    # The next plaintext is read before C[i] is written, so in == out works.
+    # xmm3 = the next block ^ KN ^ K0, read from in, which moves on by 16;
+    # len counts the bytes not yet read.  A last block of 1..15 bytes is
+    # padded with zeros through the frame (and written whole, as
+    # CRYPTO_cbc128_encrypt does).
+    my $next_block = sub {
+        my ($n) = @_;
+        &cmp($R{len}, 16);
+        &jb(&label("enc_partial$n"));
+        &movups("xmm3", &DWP(0, $R{in}));
+        &set_label("enc_have$n");
+        &pxor("xmm3", "xmm2");
+        &add($R{in}, 16);
+        &sub($R{len}, 16);
+        # (the partial block is placed after the code that uses it)
+        return sub {
+            &set_label("enc_partial$n");
+            &pxor("xmm3", "xmm3");
+            &movups(&DWP(0, "esp"), "xmm3");
+            &mov($R{count}, $R{len});
+            &set_label("enc_copy$n");
+            &mov($R{byte}, &BP(-1, $R{in}, $R{count}, 1));
+            &mov(&BP(-1, "esp", $R{count}, 1), $R{byte});
+            &dec($R{count});
+            &jnz(&label("enc_copy$n"));
+            &movups("xmm3", &DWP(0, "esp"));
+            &mov($R{len}, 16);             # now one whole block
+            &jmp(&label("enc_have$n"));
+        };
+    };
+    &movups("xmm2", &DWP(0, $R{key}));
+    &movups("xmm1", &DWP(0, $R{end}));
+    &pxor("xmm2", "xmm1");
+    my $first_partial = $next_block->(0);  # xmm3 = P[0] ^ KN ^ K0
+    &pxor("xmm3", "xmm1");                 # P[0] ^ K0
+    &movaps("xmm0", "xmm3");
+    &pxor("xmm0", $STATE);                 # S[0]
     &set_label("enc_loop");
-    &cmp($R{len}, 16);
-    &jb(&label("enc_partial"));
-    &movups("xmm0", &DWP(0, $R{in}));
-    &set_label("enc_block");
-    &pxor("xmm0", $STATE);
-    cipher('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
+    &test($R{len}, $R{len});
+    &jz(&label("enc_last"));
+    my $loop_partial = $next_block->(1);
+    mid_rounds('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
+    &movups("xmm1", &DWP(0, $R{end}));
+    &movaps($STATE, "xmm0");
+    &aesenclast($STATE, "xmm1");           # C[i]
+    &aesenclast("xmm0", "xmm3");           # S[i+1]
+    &movups(&DWP(0, $R{out}), $STATE);
+    &add($R{out}, 16);
+    &jmp(&label("enc_loop"));
+    &set_label("enc_last");
+    mid_rounds('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
+    &movups("xmm1", &DWP(0, $R{end}));
+    &aesenclast("xmm0", "xmm1");
     &movaps($STATE, "xmm0");
     &movups(&DWP(0, $R{out}), "xmm0");
-    advance($R{in}, $R{out}, 16, $R{len}, 16);
-    &ja(&label("enc_loop"));
     &jmp(&label("done"));
-    &set_label("enc_partial");             # 1..15 bytes, zero-padded
-    &pxor("xmm0", "xmm0");
-    &movups(&DWP(0, "esp"), "xmm0");
-    &mov($R{count}, $R{len});
-    &set_label("enc_copy");
-    &mov($R{byte}, &BP(-1, $R{in}, $R{count}, 1));
-    &mov(&BP(-1, "esp", $R{count}, 1), $R{byte});
-    &dec($R{count});
-    &jnz(&label("enc_copy"));
-    &movups("xmm0", &DWP(0, "esp"));
-    &mov($R{len}, 16);                     # now one whole block
-    &jmp(&label("enc_block"));
+    $_->() for $first_partial, $loop_partial;
 
     # --- decryption, six blocks at a time
     &set_label("dec");
