@@ -476,16 +476,26 @@ for my $dir (qw(aesenc aesdec)) {
 #                                 const unsigned char ivec[16])
 # The last 32 bits of ivec are a big-endian counter that wraps without
 # carrying into the rest; ivec is not written.  Round 0 is applied once:
-# the frame holds six counter blocks ivec ^ K0, and each group only
-# rewrites their last words with bswap(counter + i) ^ K0[3], in the
-# integer unit, where the counter wraps by itself.  The XOR with the input
-# comes after the last round, through xmm6.
+# STATE holds ivec ^ K0 with its last word cleared, and each counter block
+# is STATE ^ (0, 0, 0, bswap(counter + i) ^ K0[3]), the word made in the
+# integer unit (where the counter wraps by itself) and moved to the top
+# lane with movd and pslldq.  (A 4-byte store into a frame copy read back
+# as 16 bytes would stall every block on store-to-load forwarding.)  The
+# XOR with the input comes after the last round, through xmm6.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
-             ctr => 'ebx', word => 'ecx', frame => 'ecx');
-    my $K0W3 = 16 * $GROUP;                # K0's last word
-    my $SAVED = $K0W3 + 4;                 # the caller's esp
-    my $BYTES = $SAVED + 4;
+             ctr => 'ebx', word => 'ecx');
+    # counter block $i of this group into $x, with $tmp
+    my $counter_block = sub {
+        my ($x, $i, $tmp) = @_;
+        &lea($R{word}, &DWP($i, $R{ctr}));
+        &bswap($R{word});
+        &xor($R{word}, &DWP(12, $R{key}));
+        &movd($tmp, $R{word});
+        &pslldq($tmp, 12);
+        &movdqa($x, $STATE);
+        &pxor($x, $tmp);
+    };
     bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
     &mov($R{word}, &wparam(4));
     &movups($STATE, &DWP(0, $R{word}));
@@ -493,24 +503,14 @@ for my $dir (qw(aesenc aesdec)) {
     &bswap($R{ctr});
     &movups($TK, &DWP(0, $R{key}));
     &pxor($STATE, $TK);                    # ivec ^ K0
-    &lea($R{frame}, &DWP(-$BYTES, "esp"));
-    &and($R{frame}, -16);
-    &switch_stack($R{frame}, $SAVED);
-    &movdqa(&DWP(16 * $_, "esp"), $STATE) for 0 .. $GROUP - 1;
-    &mov($R{word}, &DWP(12, $R{key}));
-    &mov(&DWP($K0W3, "esp"), $R{word});
+    &pslldq($STATE, 4);                    # without its last word
+    &psrldq($STATE, 4);
     set_end($R{key}, $R{end});
 
     &set_label("six");
     &cmp($R{blocks}, $GROUP);
     &jb(&label("one"));
-    for my $i (0 .. $GROUP - 1) {
-        &lea($R{word}, &DWP($i, $R{ctr}));
-        &bswap($R{word});
-        &xor($R{word}, &DWP($K0W3, "esp"));
-        &mov(&DWP(16 * $i + 12, "esp"), $R{word});
-        &movdqa($B[$i], &DWP(16 * $i, "esp"));
-    }
+    $counter_block->($B[$_], $_, $TK) for 0 .. $GROUP - 1;
     &add($R{ctr}, $GROUP);
     mid_rounds('aesenc', $R{key}, $R{end}, $TK, @B);
     last_round('aesenc', $R{end}, $TK, @B);
@@ -525,11 +525,7 @@ for my $dir (qw(aesenc aesdec)) {
     &set_label("one");
     &test($R{blocks}, $R{blocks});
     &jz(&label("done"));
-    &mov($R{word}, $R{ctr});
-    &bswap($R{word});
-    &xor($R{word}, &DWP($K0W3, "esp"));
-    &mov(&DWP(12, "esp"), $R{word});
-    &movdqa("xmm0", &DWP(0, "esp"));
+    $counter_block->("xmm0", 0, "xmm1");
     &inc($R{ctr});
     mid_rounds('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
     last_round('aesenc', $R{end}, "xmm1", "xmm0");
@@ -540,7 +536,6 @@ for my $dir (qw(aesenc aesdec)) {
     &jmp(&label("one"));
 
     &set_label("done");
-    &restore_stack();
     wipe(@B, $TK, $STATE);
     bulk_end("aesni_ctr32_encrypt_blocks");
 }
