@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# tools/openssl-dropin.pl without an OpenSSL tree (issue 9).  The real run
+# tools/openssl-dropin.pl without an OpenSSL tree.  The real run
 # takes half an hour; this checks the script's own logic in seconds:
 #  - argument errors exit 2, say what is wrong and touch nothing: no
 #    OPENSSL_SRC, not a directory, not a tree, a tree of another version
@@ -27,7 +27,9 @@
 #    crypto/perlasm/x86_64-xlate.pl is generated through ours (the build
 #    checks for our repz ret), the tests run, the times printed, OpenSSL's
 #    translator put back and the files made through ours deleted; a text
-#    ours refuses fails the build with the script and line in the log.
+#    ours refuses fails the build with the script and line in the log;
+#  - make's command line: no --src unless OPENSSL_SRC is given (the
+#    translator run must copy the cached tree, never build in it).
 use strict;
 use warnings;
 use FindBin;
@@ -389,5 +391,20 @@ result($orig_xlate->($t) && !-e "$t/$state", "and OpenSSL's translator is back")
 
 ($st, $out, $err) = dropin(['--src', $t, '--translator', '--arch', 'x86']);
 result(exit_code($st) == 2 && $err =~ /--arch x86 does not apply/, '--translator --arch x86: exit 2');
+
+# make's own command line: without OPENSSL_SRC the translator run works on
+# a fresh copy, so no --src may reach the tool, even when another part of
+# the Makefile (the 32-bit benchmark) finds a cached tree by itself.
+{
+    my $cache = tempdir(CLEANUP => 1);
+    make_path("$cache/openssl-3.0.1/crypto/aes/asm");
+    open(my $fh, '>', "$cache/openssl-3.0.1/crypto/aes/asm/aesni-x86.pl") or die;
+    close $fh;
+    my $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_SOURCE_CACHE='$cache' 2>&1`;
+    result($plan =~ /openssl-dropin\.pl\b.*--translator/ && $plan !~ /--src/,
+           'make openssl-dropin DROPIN_TRANSLATOR=1 with a cached tree: no --src (the copy is made by the tool)');
+    $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_SRC=/x/y 2>&1`;
+    result($plan =~ m{--src='/x/y'}, 'make openssl-dropin OPENSSL_SRC=DIR passes --src DIR');
+}
 
 finish();
