@@ -296,7 +296,7 @@ help:
 	@echo '  test-deps       only install the test tools (tools/test-deps.txt)'
 	@echo '  flavours        every module in every flavour, build/gen/flavours/ (part of all)'
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
-	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios'
+	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound'
 	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (part of bench)'
 	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'

@@ -14,7 +14,9 @@
  * with OPENSSL_ia32cap set to the implementation's force mask, or unset
  * when it has none, so the OpenSSL loaded in that child runs its
  * equivalent path.  Figures come back through a pipe (figures.h) and are
- * printed as tables (table.h) and CSV (csv.h).  OpenSSL
+ * printed as tables (table.h) and CSV (csv.h), each row of ours with the
+ * fraction of its bound (bound.h, measured here first), and closed by
+ * one summary line per family (summary.h).  OpenSSL
  * is the system libcrypto.so.3 through test/lib/ossl.c, so its columns are
  * its own code.  Before any timing, our output is checked against OpenSSL's.
  */
@@ -28,8 +30,10 @@
 #include "child.h"
 #include "csv.h"
 #include "figures.h"
+#include "bound.h"
 #include "options.h"
 #include "plan.h"
+#include "summary.h"
 #include "table.h"
 #include "tsc.h"
 #include "../test/lib/ossl.h"
@@ -44,6 +48,7 @@ struct parent {
     int argc;                      /* the user's command line, passed on */
     char **argv;
     double tsc_rate;               /* TSC ticks per second */
+    struct bounds bounds;          /* the bound loops' figures (bound.h) */
     int have_ossl;
     struct figures figs;           /* every child's figures */
 };
@@ -155,6 +160,7 @@ static void print_header(const struct parent *p, const struct bench_options *o,
     if (getloadavg(&load, 1) == 1 && load > 0.5)
         printf("  note: load average %.2f, other work shares the CPU; "
                "expect noise\n", load);
+    bound_header(&p->bounds);
 }
 
 /* Selected AES modes' reason for measuring nothing at all, if any. */
@@ -263,6 +269,12 @@ int main(int argc, char **argv)
         plan_list(&o);
         return 0;
     }
+    if (o.bound_only) {
+        struct bounds b;
+        bound_measure(&b);
+        bound_print(&b);
+        return 0;
+    }
     struct csv_out csv;
     csv_open(&csv, &o);
 
@@ -270,6 +282,7 @@ int main(int argc, char **argv)
     struct parent p = { .argc = argc, .argv = argv };
     p.have_ossl = ossl_load(err, sizeof(err));
     p.tsc_rate = tsc_hz(TSC_CALIBRATION_SECONDS);
+    bound_measure(&p.bounds);
     print_header(&p, &o, err);
 
     struct aes_group groups[MAX_AES_GROUPS];
@@ -277,7 +290,9 @@ int main(int argc, char **argv)
     size_t ng = measure_aes(&p, &o, groups);
     size_t nsha1 = measure_sha1(&p, &o, sha1_impls);
 
-    struct table_run run = { &o, p.tsc_rate / 1e6, p.have_ossl, &p.figs };
+    struct summary summary = { .n = 0 };
+    struct table_run run = { &o, p.tsc_rate / 1e6, p.have_ossl, &p.figs,
+                             &p.bounds, &summary };
     for (size_t m = 0; m < bench_mode_count; m++) {
         const struct bench_mode *mode = &bench_modes[m];
         if (!options_mode_selected(&o, mode))
@@ -287,8 +302,9 @@ int main(int argc, char **argv)
         else if (mode->op == OP_SHA1 && nsha1 > 0)
             table_sha1(&run, mode, sha1_impls, nsha1);
     }
+    summary_print(&summary, p.have_ossl);
     if (o.n_csv > 0) {
-        csv_commit(&csv, &p.figs, run.tsc_mhz);
+        csv_commit(&csv, &p.figs, run.tsc_mhz, &p.bounds);
         for (size_t i = 0; i < o.n_csv; i++)
             printf("\n%zu figures written to %s", p.figs.n, o.csv[i]);
         putchar('\n');

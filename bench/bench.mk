@@ -8,7 +8,8 @@
 BENCH      := $(BUILD)/bench/bench
 BENCH_SRCS := bench/bench.c bench/options.c bench/plan.c bench/child.c \
               bench/job.c bench/timing.c bench/figures.c bench/table.c \
-              bench/csv.c bench/tsc.c
+              bench/csv.c bench/tsc.c bench/bound.c \
+              bench/summary.c
 BENCH_OBJS := $(call objs_of,obj,$(BENCH_SRCS))
 BENCH_CSV  := $(BUILD)/bench/bench.csv
 BENCH_PNG  := $(BUILD)/bench/bench.png

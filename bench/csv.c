@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,16 +72,23 @@ void csv_open(struct csv_out *c, const struct bench_options *o)
     }
 }
 
-void csv_commit(struct csv_out *c, const struct figures *figs, double tsc_mhz)
+void csv_commit(struct csv_out *c, const struct figures *figs, double tsc_mhz,
+                const struct bounds *b)
 {
     for (size_t i = 0; i < c->n; i++) {
         FILE *f = c->file[i];
-        fprintf(f, "table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s\n");
+        fprintf(f, "table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,"
+                "bound_cycles_per_byte,of_bound\n");
         for (size_t k = 0; k < figs->n; k++) {
             const struct figure *r = &figs->v[k];
-            fprintf(f, "%s,%s,%d,%zu,%zu,%s,%.6g,%.6g\n", r->table, r->mode,
+            double bound = bound_of_figure(b, r);
+            fprintf(f, "%s,%s,%d,%zu,%zu,%s,%.6g,%.6g", r->table, r->mode,
                     r->bits, r->bytes, r->update, r->path, r->cpb,
                     tsc_mhz / r->cpb);
+            if (isnan(bound))
+                fprintf(f, ",,\n");
+            else
+                fprintf(f, ",%.6g,%.6g\n", bound, bound / r->cpb);
         }
         if (ferror(f) | fclose(f) || rename(c->tmp[i], c->final[i]) != 0) {
             fprintf(stderr, "bench: error writing %s: %s\n", c->final[i],

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "bound.h"
 #include "figures.h"
 #include "options.h"
 
@@ -22,7 +23,10 @@ struct csv_out {
 
 /* Creates the temporaries of o->csv; exits 2 naming a path it cannot write. */
 void csv_open(struct csv_out *c, const struct bench_options *o);
-/* Writes every figure to each file and renames it; exits 3 on an error. */
-void csv_commit(struct csv_out *c, const struct figures *f, double tsc_mhz);
+/* Writes every figure to each file and renames it; exits 3 on an error.
+ * Our rows with a bound (bound.h) also get it and the fraction reached;
+ * the other rows leave those two columns empty. */
+void csv_commit(struct csv_out *c, const struct figures *f, double tsc_mhz,
+                const struct bounds *b);
 
 #endif

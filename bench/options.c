@@ -52,6 +52,8 @@ static void usage(void)
         "  --seconds S       timing per figure, all its runs together (default %.3f)\n"
         "  --quick           smoke test: %d runs per figure instead of %d, --seconds %.5f\n"
         "  --csv FILE        also write every figure to FILE as CSV (repeatable)\n"
+        "  --bound-only      only the bound loops: TSC cycles per AES round and\n"
+        "                    SHA1RNDS4 instruction on this CPU, then exit\n"
         "  --help            this text\n"
         "\n"
         "Modes:",
@@ -213,6 +215,13 @@ static void set_list(struct bench_options *o, const char *option,
     o->list = 1;
 }
 
+static void set_bound_only(struct bench_options *o, const char *option,
+                           const char *value)
+{
+    (void)option, (void)value;
+    o->bound_only = 1;
+}
+
 static void set_quick(struct bench_options *o, const char *option,
                       const char *value)
 {
@@ -252,6 +261,7 @@ static const struct option_spec {
     { "--help", FLAG, show_help },
     { "--list", FLAG, set_list },
     { "--quick", FLAG, set_quick },
+    { "--bound-only", FLAG, set_bound_only },
     { "--impl", LIST, add_impl },
     { "--mode", LIST, add_mode },
     { "--size", LIST, add_size },

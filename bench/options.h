@@ -41,7 +41,7 @@ struct bench_options {
     size_t n_csv;
     double seconds;                /* timing per figure, all runs together */
     int runs;
-    int quick, list;
+    int quick, list, bound_only;
 
     /* Internal, from the parent to a measuring child (see bench.c). */
     const char *child_role, *child_name;

@@ -27,6 +27,20 @@ static const char ours_cols[] = " |     c/B    MB/s";
 static const char ossl_head[] = " |         OpenSSL        ";
 static const char tbl_head[]  = " |      OpenSSL table     ";
 static const char ossl_cols[] = " |     c/B    MB/s   ratio";
+static const char bound_col[] = " | of bound";
+
+/* The last column, the bound's c/B over the row's ("-" without a
+ * bound); returns the fraction, NAN if none. */
+static double of_bound(double bound, double cpb)
+{
+    double f = bound / cpb;
+    if (isnan(f) || isinf(f)) {
+        printf(" | %8s", "-");
+        return NAN;
+    }
+    printf(" | %8.2f", f);
+    return f;
+}
 
 static void legend(const struct table_run *r, int with_ossl)
 {
@@ -56,8 +70,8 @@ void table_aes(const struct table_run *r, const struct bench_mode *m,
     legend(r, with_ossl);
     printf(" %-14s %5s %6s%s%s%s\n", "", "", "", ours_head,
            with_ossl ? ossl_head : "", with_tbl ? tbl_head : "");
-    printf(" %-14s %5s %6s%s%s%s\n", "impl", "bits", "bytes", ours_cols,
-           with_ossl ? ossl_cols : "", with_tbl ? ossl_cols : "");
+    printf(" %-14s %5s %6s%s%s%s%s\n", "impl", "bits", "bytes", ours_cols,
+           with_ossl ? ossl_cols : "", with_tbl ? ossl_cols : "", bound_col);
     for (size_t i = 0; i < ng; i++) {
         const char *name = g[i].impl->name;
         char ossl_path[80];
@@ -69,6 +83,7 @@ void table_aes(const struct table_run *r, const struct bench_mode *m,
                 size_t n = sizes[s];
                 double ours = figures_lookup(r->figs, "aes", m->name, bits[b],
                                              n, n, name);
+                double ratio = NAN;
                 printf(" %-14s %5d %6zu |", name, bits[b], n);
                 speed(r, ours);
                 if (with_ossl) {
@@ -76,16 +91,24 @@ void table_aes(const struct table_run *r, const struct bench_mode *m,
                                                  bits[b], n, n, ossl_path);
                     printf(" |");
                     speed(r, ossl);
-                    cell(ossl / ours);
+                    cell(ratio = ossl / ours);
                 }
                 if (with_tbl && g[i].table_column) {
                     double tbl = figures_lookup(r->figs, "aes", m->name,
                                                 bits[b], n, n, "openssl@table");
                     printf(" |");
                     speed(r, tbl);
-                    cell(tbl / ours);
-                }
+                    cell(ratio = tbl / ours);    /* the like-for-like one */
+                } else if (with_tbl)
+                    printf("%*s", (int)sizeof(ossl_cols) - 1, "");
+                double f = of_bound(bound_aes_cpb(r->bounds, g[i].impl, m,
+                                                  bits[b]), ours);
                 putchar('\n');
+                char row[SUMMARY_ROW_MAX];
+                snprintf(row, sizeof(row), "(%s %s AES-%d %zu B)", name,
+                         m->name, bits[b], n);
+                summary_add(r->summary, summary_aes_family(g[i].impl), ratio,
+                            f, row);
             }
         }
     }
@@ -114,8 +137,8 @@ void table_sha1(const struct table_run *r, const struct bench_mode *m,
                "openssl = OpenSSL with OPENSSL_ia32cap unset (its best)\n");
     printf(" %-14s %5s %6s%s%s\n", "", "", "", ours_head,
            r->have_ossl ? ossl_head : "");
-    printf(" %-14s %5s %6s%s%s |    vs C\n", "impl", "block", "update",
-           ours_cols, r->have_ossl ? ossl_cols : "");
+    printf(" %-14s %5s %6s%s%s |    vs C%s\n", "impl", "block", "update",
+           ours_cols, r->have_ossl ? ossl_cols : "", bound_col);
     for (size_t i = 0; i <= n; i++) {
         /* i == n: the row of OpenSSL's best, when there is one. */
         if (i == n && !r->have_ossl)
@@ -132,6 +155,7 @@ void table_sha1(const struct table_run *r, const struct bench_mode *m,
                                                   bytes, upd, name) : NAN;
                 double c = figures_lookup(r->figs, "sha1", "sha1", 0, bytes,
                                           upd, "c");
+                double ratio = NAN;
                 printf(" %-14s %5zu %6zu |", name, bytes, upd);
                 speed(r, v);
                 if (r->have_ossl) {
@@ -139,14 +163,27 @@ void table_sha1(const struct table_run *r, const struct bench_mode *m,
                                               bytes, upd, ossl_path);
                     printf(" |");
                     speed(r, o);
-                    cell(i < n ? o / v : NAN);
+                    cell(ratio = i < n ? o / v : NAN);
                 }
                 printf(" |");
                 if (isnan(c) || isnan(v))
                     printf(" %7s", "-");
                 else
                     printf(" %+6.0f%%", (c / v - 1) * 100);
+                double f = of_bound(i < n ? bound_sha1_cpb(r->bounds, impls[i])
+                                          : NAN, v);
                 putchar('\n');
+                if (i == n)
+                    continue;
+                /* An entry with no mask of its own that the dispatcher
+                 * would not pick (the C) is beside OpenSSL's best path, not
+                 * its own: that ratio stays out of the summary. */
+                if (!impls[i]->force_clear && impls[i] != casm_sha1_best())
+                    ratio = NAN;
+                char row[SUMMARY_ROW_MAX];
+                snprintf(row, sizeof(row), "(%s %zu/%zu)", name, bytes, upd);
+                summary_add(r->summary, summary_sha1_family(impls[i]), ratio,
+                            f, row);
             }
         }
     }

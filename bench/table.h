@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The printed tables, one per selected mode: c/B and MB/s of ours and,
- * with OpenSSL loaded, of OpenSSL on the same path and the ratio.
+ * with OpenSSL loaded, of OpenSSL on the same path and the ratio; last,
+ * the fraction of the bound (bound.h) our row reaches.  Each row also
+ * goes to the summary (summary.h) printed after the last table.
  */
 #ifndef BENCH_TABLE_H
 #define BENCH_TABLE_H
 
 #include <stddef.h>
 
+#include "bound.h"
 #include "figures.h"
 #include "impl.h"
 #include "options.h"
+#include "summary.h"
 
 /* An AES implementation's columns; table_column adds OpenSSL's table path. */
 struct aes_group {
@@ -24,6 +28,8 @@ struct table_run {
     double tsc_mhz;                /* MB/s = tsc_mhz / cycles per byte */
     int have_ossl;
     const struct figures *figs;
+    const struct bounds *bounds;
+    struct summary *summary;       /* every printed row is added */
 };
 
 void table_aes(const struct table_run *r, const struct bench_mode *m,

@@ -19,7 +19,19 @@
 #    LD_LIBRARY_PATH): one line says so, our figures come without ratios;
 #  - no object of the benchmark holds mutable state but the one cleanup
 #    record of the CSV files (bench/csv.c says why);
-#  - bench/code_size.pl prints every module's functions with no warning.
+#  - bench/code_size.pl prints every module's functions with no warning;
+#  - the bound loops (--bound-only): every loop the CPU has gives a positive
+#    figure, stable within a factor of two over three runs (the checker is
+#    shown catching an unstable series); with VAES masked off the ymm and
+#    zmm loops say they are skipped and why;
+#  - the bound column: every row of ours with AES-NI or SHA-NI has the
+#    bound the formulas give from the header's loop figures (parallel
+#    modes at the entry's width, CBC encryption at the aesenc latency,
+#    SHA-NI at the sha1rnds4 latency), and of_bound = bound / c/B; other
+#    rows leave both empty; the table's cell is the CSV's fraction;
+#  - the summary: one line per family, whose lowest ratio and lowest
+#    fraction of the bound are the CSV's minima over that family's rows,
+#    naming the row they come from.
 # Speed itself is never judged: only shapes and consistency.
 use strict;
 use warnings;
@@ -48,7 +60,7 @@ delete $ENV{OPENSSL_ia32cap};
     my ($rc, $out) = capture($bench, '--help');
     result($rc == 0, '--help exits 0');
     my @missing = grep { $out !~ /\Q$_\E\b/ }
-        qw(--list --impl --mode --size --keybits --seconds --quick --csv --help);
+        qw(--list --impl --mode --size --keybits --seconds --quick --csv --bound-only --help);
     result(!@missing, '--help names every option' . (@missing ? " (not @missing)" : ''));
 }
 
@@ -174,7 +186,8 @@ sub is_number { return defined $_[0] && $_[0] =~ /^\d+(\.\d+)?(e[-+]?\d+)?$/i &&
 sub check_csv {
     my ($what, $file, $mhz, @want) = @_;
     my ($head, @rows) = read_csv($file);
-    result($head eq 'table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s',
+    result($head eq 'table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,'
+                    . 'bound_cycles_per_byte,of_bound',
            "$what: CSV header");
     my @got = sort map { join ',', @$_{qw(table mode bits bytes update path)} } @rows;
     @want = sort @want;
@@ -187,6 +200,97 @@ sub check_csv {
     result(@rows && !@bad && defined $mhz,
            "$what: every figure positive, c/B x MB/s = " . ($mhz // '(no MHz)') . ' MHz')
         or print map { "#   bad  " . join(',', %$_) . "\n" } @bad;
+    return @rows;
+}
+
+# --- the bound: a model of bench/bound.c's formulas -----------------------------------
+# Each entry's needs, by name, from the KAT programs' --list (fourth field).
+my %needs;
+for my $table (qw(aes sha1)) {
+    my ($rc, $out) = capture("$build/test/kat_$table", '--list');
+    for (split /\n/, $out) {
+        my ($name, undef, undef, $names) = split /\t/;
+        $needs{$table}{$name} = { map { $_ => 1 } split /, /, $names // '' };
+    }
+}
+
+# The header's loop figures: name => the text printed.
+sub bound_loops {
+    my ($out) = @_;
+    my ($line) = $out =~ /^  bound loops, .*?\): (.*)$/m;
+    return map { /^(\S+) (\d+\.\d+)$/ ? ($1 => $2) : () } ($line // '') =~ /(\S+ \S+)/g;
+}
+
+# (the bound a CSV row should have, the loop figure it comes from), or ().
+sub expected_bound {
+    my ($r, $loops) = @_;
+    my $need = $needs{ $r->{table} }{ $r->{path} } or return ();   # OpenSSL's rows
+    if ($r->{table} eq 'sha1') {
+        return () unless $need->{SHA};
+        my $t = $loops->{'sha1rnds4-latency'} // return ();
+        return (20 * $t / 64, $t);
+    }
+    return () unless $need->{AESNI};
+    my $rounds = $r->{bits} / 32 + 6;
+    my ($loop, $blocks) = $r->{mode} =~ /^(?:cbc-enc|ccm-)/ ? ('aesenc-latency', 1)
+                        : $need->{VAES} && $need->{AVX512F} ? ('aesenc-zmm', 4)
+                        : $need->{VAES} ? ('aesenc-ymm', 2) : ('aesenc-xmm', 1);
+    my $t = $loops->{$loop} // return ();
+    return ($rounds * $t / (16 * $blocks), $t);
+}
+
+# Every row's bound columns against the model: (faults, rows with a bound).
+sub bound_faults {
+    my ($loops, @rows) = @_;
+    my (@bad, @with);
+    for my $r (@rows) {
+        my ($want, $t) = expected_bound($r, $loops);
+        my $label = join ',', @$r{qw(mode bits bytes update path)};
+        if (!defined $want) {
+            push @bad, "$label: bound '$r->{bound_cycles_per_byte}' of_bound '$r->{of_bound}', want none"
+                if $r->{bound_cycles_per_byte} ne '' || $r->{of_bound} ne '';
+            next;
+        }
+        push @with, $r;
+        my $ok = is_number($r->{bound_cycles_per_byte}) && is_number($r->{of_bound})
+            && abs($r->{bound_cycles_per_byte} / $want - 1) <= rounding($t) * 1.01 + 1e-5
+            && abs($r->{of_bound} * $r->{cycles_per_byte} / $r->{bound_cycles_per_byte} - 1) <= 2e-5;
+        push @bad, "$label: bound '$r->{bound_cycles_per_byte}' of_bound '$r->{of_bound}', want $want"
+            unless $ok;
+    }
+    return (\@bad, @with);
+}
+
+# The same as a test; returns the rows with a bound.
+sub check_bounds {
+    my ($what, $out, @rows) = @_;
+    my %loops = bound_loops($out);
+    my ($bad, @with) = bound_faults(\%loops, @rows);
+    result(%loops && !@$bad, "$what: " . scalar(@with) . ' rows have the bound the formulas give from '
+           . 'the header\'s loops (' . join(' ', map { "$_ $loops{$_}" } sort keys %loops)
+           . '), of_bound = bound / c/B; the other ' . (@rows - @with) . ' none')
+        or print map { "#   $_\n" } @$bad, grep { /bound loops/ } split /\n/, $out;
+    return @with;
+}
+
+# The checker catches a planted fault: a bound at another width (twice the
+# xmm figure) and a bound on a row that has none.
+sub check_planted {
+    my ($out, @rows) = @_;
+    my %loops = bound_loops($out);
+    my ($with) = grep { $_->{of_bound} ne '' } @rows;
+    my ($none) = grep { $_->{of_bound} eq '' } @rows;
+    if (!$with || !$none) {
+        result(1, 'planted bound faults', 'SKIP no row with and without a bound in this run');
+        return;
+    }
+    my %wide = (%$with, bound_cycles_per_byte => 2 * $with->{bound_cycles_per_byte},
+                of_bound => 2 * $with->{of_bound});
+    my %extra = (%$none, bound_cycles_per_byte => 1, of_bound => 1 / $none->{cycles_per_byte});
+    my ($bad_wide) = bound_faults(\%loops, \%wide);
+    my ($bad_extra) = bound_faults(\%loops, \%extra);
+    result(@$bad_wide == 1 && @$bad_extra == 1,
+           "the bound check catches a planted doubled bound ($with->{path}) and a bound on $none->{path}");
 }
 
 my %aes_entry = map { $_->[0] => $_ } @{ $registry{aes} };
@@ -237,7 +341,9 @@ my $have_ossl;
             push @want, "$key,openssl\@table" if $have_ossl && grep { table_column($_) } @runs;
         }
     }
-    check_csv('lists run', $csv, mhz_of($out), @want);
+    my @rows = check_csv('lists run', $csv, mhz_of($out), @want);
+    check_bounds('lists run', $out, @rows);
+    check_planted($out, @rows);
 }
 
 # SHA-1 under --seconds: ours, OpenSSL under the same mask, OpenSSL's best.
@@ -270,6 +376,110 @@ my $have_ossl;
                'without a usable libcrypto.so.3: exit 0, one line says so, no ratios')
             or print map { "#   $_\n" } split /\n/, $out;
         check_csv('run without OpenSSL', $csv, mhz_of($out), 'aes,cbc-enc,128,1024,1024,c');
+    }
+}
+
+# --- the bound loops -------------------------------------------------------------------
+# Whether every series of positive figures stays within a factor of two.
+sub within_two { my @v = sort { $a <=> $b } @_; return @v && $v[0] > 0 && $v[-1] <= 2 * $v[0] }
+result(within_two(1, 1.5, 1.9) && !within_two(1, 1, 2.5) && !within_two(0, 0, 0),
+       'the stability check passes a series within a factor of two and catches one outside it');
+
+# --bound-only: (loop => figure or "skipped: ..."), in order.
+sub bound_only {
+    my ($rc, $out) = capture($bench, '--bound-only');
+    my @loops = map { /^bound (\S+)\s+(?:(\d+\.\d+) |- (skipped: .*))/ ? ([ $1, $2 // $3 ]) : () }
+        split /\n/, $out;
+    return ($rc, $out, @loops);
+}
+{
+    my (%runs, @order, $fail);
+    for my $run (1 .. 3) {
+        my ($rc, $out, @loops) = bound_only();
+        $fail = $out if $rc != 0 || !@loops;
+        @order = map { $_->[0] } @loops if $run == 1;
+        push @{ $runs{ $_->[0] } }, $_->[1] for @loops;
+    }
+    my @measured = grep { $runs{$_}[0] !~ /^skipped/ } @order;
+    my @unstable = grep { @{ $runs{$_} } != 3 || !within_two(@{ $runs{$_} }) } @measured;
+    my @odd = grep { "@{ $runs{$_} }" !~ /^(skipped: this CPU lacks \S.*)( \1){2}$/ }
+        grep { $runs{$_}[0] =~ /^skipped/ } @order;
+    result(!defined $fail && "@order" eq 'aesenc-xmm aesenc-ymm aesenc-zmm aesenc-latency '
+           . 'sha1rnds4 sha1rnds4-latency clock' && @measured && !@unstable && !@odd,
+           'three --bound-only runs: every loop this CPU has positive and within a factor of two ('
+           . join('; ', map { "$_ @{ $runs{$_} }" } @measured) . ')'
+           . (@measured < @order ? ', the others named as skipped with why' : ''))
+        or print map { "#   $_\n" } (defined $fail ? split(/\n/, $fail) : ()), @unstable, @odd;
+}
+{
+    local $ENV{OPENSSL_ia32cap} = Common::IA32Cap::clear_mask('vaes');
+    my ($rc, $out, @loops) = bound_only();
+    my %got = map { @$_ } @loops;
+    my $aesni_runs = grep { $_->[0] eq 'aesni' && $_->[1] eq 'runs' } @{ $listed{aes} // [] };
+    my $xmm_ok = ($got{'aesenc-xmm'} // '') =~ ($aesni_runs ? qr/^\d/ : qr/^skipped/);
+    result($rc == 0 && ($got{'aesenc-ymm'} // '') =~ /^skipped: this CPU lacks VAES/
+           && ($got{'aesenc-zmm'} // '') =~ /^skipped: this CPU lacks VAES/ && $xmm_ok,
+           'with VAES masked off, the ymm and zmm loops are skipped naming VAES; xmm is still measured '
+           . 'where AES-NI runs')
+        or print map { "#   $_\n" } split /\n/, $out;
+}
+
+# Whether a summary's value (printed to 3 decimals) is the lowest of the
+# [value, row] pairs and the row it names has that value.
+sub lowest_named {
+    my ($v, $row, @pairs) = @_;
+    my ($low) = sort { $a <=> $b } map { $_->[0] } @pairs;
+    my @named = grep { $_->[1] eq $row } @pairs;
+    return defined $low && @named && abs($v - $low) <= 0.0005 + 1e-6
+        && grep { abs($_->[0] - $low) <= 1e-9 } @named;
+}
+
+# CBC encryption (the latency bound) and SHA-NI, two sizes each: the bound
+# columns, the table's cell, and the summary lines against the CSV.
+{
+    my %runs = map { $_->[0] => $_->[1] eq 'runs' } map { @{ $listed{$_} // [] } } qw(aes sha1);
+    if (!$runs{aesni} || !$runs{shani}) {
+        result(1, 'bound and summary run', 'SKIP this CPU runs no aesni or no shani entry');
+    } else {
+        my $csv = "$dir/bound.csv";
+        my ($rc, $out) = capture($bench, '--quick', '--impl', 'aesni,shani', '--mode', 'cbc-enc,sha1',
+                                 '--size', '64,1024', '--keybits', '192', '--csv', $csv);
+        result($rc == 0, 'cbc-enc and SHA-1 run of aesni and shani exits 0')
+            or print map { "#   $_\n" } split /\n/, $out;
+        my ($head, @rows) = read_csv($csv);
+        my @with = check_bounds('cbc-enc and SHA-1 run', $out, @rows);
+        # The table's last cell is the CSV's fraction, rounded.
+        my %cell = map { /^ (\S+)\s+(\d+)\s+(\d+) \|.*\|\s+(\S+)$/ ? ("$1,$2,$3" => $4) : () }
+            split /\n/, $out;
+        my @off = grep {
+            my $key = $_->{table} eq 'aes' ? "$_->{path},$_->{bits},$_->{bytes}"
+                                           : "$_->{path},$_->{bytes},$_->{update}";
+            !defined $cell{$key} || abs($cell{$key} - $_->{of_bound}) > 0.005 + 1e-9
+        } @with;
+        result(@with == 5 && !@off, 'the table\'s "of bound" cell of each of the 5 rows is the CSV\'s '
+               . 'fraction') or print map { "#   $_->{path} $_->{bytes} $_->{of_bound}\n" } @off;
+        # The summary: each family's minima over its rows in the CSV.
+        my %cpb = map { ("$_->{table},$_->{bits},$_->{bytes},$_->{update},$_->{path}" => $_->{cycles_per_byte}) } @rows;
+        for my $family ([ 'AES-NI xmm', 'aesni' ], [ 'SHA-1 SHA-NI', 'shani' ]) {
+            my ($name, $impl) = @$family;
+            my (@ratio, @bound);
+            for my $r (grep { $_->{path} eq $impl } @rows) {
+                my $label = $r->{table} eq 'aes' ? "($impl $r->{mode} AES-$r->{bits} $r->{bytes} B)"
+                                                 : "($impl $r->{bytes}/$r->{update})";
+                my $ossl = $cpb{"$r->{table},$r->{bits},$r->{bytes},$r->{update},openssl\@$impl"};
+                push @ratio, [ $ossl / $r->{cycles_per_byte}, $label ] if defined $ossl;
+                push @bound, [ $r->{of_bound}, $label ];
+            }
+            my ($line) = $out =~ /^ \Q$name\E\s+(lowest ratio .*)$/m;
+            my ($r, $rrow, $b, $brow) = ($line // '')
+                =~ /^lowest ratio\s+(\S+) (\(.*?\))\s+lowest of bound\s+(\S+) (\(.*?\))$/;
+            my $ok = defined $brow && lowest_named($b, $brow, @bound)
+                && ($have_ossl ? lowest_named($r, $rrow, @ratio) : $r eq '-');
+            result($ok, "summary line of $name: the lowest ratio and fraction of the bound over its "
+                   . scalar(@bound) . ' rows, with their rows' . ($line ? " ($line)" : ''))
+                or print map { "#   $_\n" } ($line // 'no line'),
+                    map { "ratio $_->[0] $_->[1]" } @ratio, map { "bound $_->[0] $_->[1]" } @bound;
+        }
     }
 }
 
