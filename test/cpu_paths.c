@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Calls, once each and in a fixed order, every assembly entry point that
- * chooses its own code path from OPENSSL_ia32cap_P: aesni-x86_64's ECB,
- * CBC decryption, CTR32, XTS and OCB (zmm, ymm or xmm inside the function)
- * and sha1-x86_64's sha1_block_data_order (SHA-NI, AVX2, AVX, SSSE3 or
- * integer).  Each input is long enough for the widest path.  The program
- * computes nothing worth checking: test/t/13-dispatch.t runs it under a
- * debugger (test/lib/PathTrace.pm) and records which internal path each
+ * chooses its own code path from OPENSSL_ia32cap_P.  In the 64-bit build:
+ * aesni-x86_64's ECB, CBC decryption, CTR32, XTS and OCB (zmm, ymm or xmm
+ * inside the function) and sha1-x86_64's sha1_block_data_order (SHA-NI,
+ * AVX2, AVX, SSSE3 or integer).  In the -m32 build (build/m32/small):
+ * aes-586's AES_encrypt, AES_decrypt and AES_cbc_encrypt (the compact
+ * rounds in MMX/SSE or in integer registers; AES_cbc_encrypt takes the
+ * full tables from 512 bytes whatever the CPU, the long call) and
+ * sha1-586's sha1_block_data_order (SHA-NI, AVX, SSSE3 or integer);
+ * aesni-x86 reads no capability bit, so it has no call here.  Each input
+ * is long enough for the widest path.  The program computes nothing worth
+ * checking: test/t/13-dispatch.t and test/t/87-dispatch32.t run it under a
+ * debugger (test/lib/PathTrace.pm) and record which internal path each
  * call entered.
  *
  *   cpu_paths          the calls, one "ok" line each
  *   cpu_paths --list   NAME<TAB>ENTRY-SYMBOL per call, in call order
  *   cpu_paths --only NAME   that call alone (also xts_enc_vaes256: the
- *                      ymm XTS forced, VPCLMULQDQ or not)
+ *                      ymm XTS forced, VPCLMULQDQ or not; route_cbc in the
+ *                      -m32 build: CBC through the public API, the key
+ *                      scheduled by the registry's choice)
  *
  * The AES-NI calls are left out (one SKIP line) on a CPU without AES-NI.
  */
@@ -25,7 +33,10 @@
 #ifdef CASM_AESNI_ASM
 #include "aes/aesni_x86_64.h"
 #endif
-#ifdef CASM_SHA1_ASM
+#ifdef CASM_AES586_ASM
+#include <openssl/aes.h>
+#endif
+#if defined(CASM_SHA1_ASM) || defined(CASM_SHA1_586_ASM)
 #include <openssl/sha.h>
 #endif
 
@@ -35,18 +46,22 @@
  * groups of 8 and a tail of 7. */
 enum { BLOCKS = 71 };
 
-#if defined(CASM_AESNI_ASM) || defined(CASM_SHA1_ASM)
+#if defined(CASM_AESNI_ASM) || defined(CASM_AES586_ASM) || defined(CASM_SHA1_ASM) || \
+    defined(CASM_SHA1_586_ASM)
 static unsigned char in[BLOCKS * 16];
 #endif
-#ifdef CASM_AESNI_ASM
-static unsigned char out[BLOCKS * 16], iv[16], tag[16], ocb_l[64][16];
+#if defined(CASM_AESNI_ASM) || defined(CASM_AES586_ASM)
+static const unsigned char key128[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+static unsigned char out[BLOCKS * 16], iv[16];
 static AES_KEY enc_key, dec_key;
+#endif
+#ifdef CASM_AESNI_ASM
+static unsigned char tag[16], ocb_l[64][16];
 
 static void keys(void)
 {
-    static const unsigned char k[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-    aesni_set_encrypt_key(k, 128, &enc_key);
-    aesni_set_decrypt_key(k, 128, &dec_key);
+    aesni_set_encrypt_key(key128, 128, &enc_key);
+    aesni_set_decrypt_key(key128, 128, &dec_key);
 }
 static void ecb_enc(void) { aesni_ecb_encrypt(in, out, sizeof(in), &enc_key, 1); }
 static void ecb_dec(void) { aesni_ecb_encrypt(in, out, sizeof(in), &dec_key, 0); }
@@ -58,12 +73,36 @@ static void ocb_enc(void) { aesni_ocb_encrypt(in, out, BLOCKS, &enc_key, 1, iv, 
 static void ocb_dec(void) { aesni_ocb_decrypt(in, out, BLOCKS, &dec_key, 1, iv, ocb_l, tag); }
 static void xts_enc_vaes256(void) { aesni_xts_encrypt_vaes256(in, out, sizeof(in), &enc_key, &enc_key, iv); }
 #endif
-#ifdef CASM_SHA1_ASM
+#ifdef CASM_AES586_ASM
+/* Below AES_cbc_encrypt's full-table threshold (512 bytes), and above it. */
+enum { CBC_SHORT = 4 * 16 };
+
+static void keys(void)
+{
+    AES_set_encrypt_key(key128, 128, &enc_key);
+    AES_set_decrypt_key(key128, 128, &dec_key);
+}
+static void aes_enc(void) { AES_encrypt(in, out, &enc_key); }
+static void aes_dec(void) { AES_decrypt(in, out, &dec_key); }
+static void cbc_enc(void) { AES_cbc_encrypt(in, out, CBC_SHORT, &enc_key, iv, 1); }
+static void cbc_dec(void) { AES_cbc_encrypt(in, out, CBC_SHORT, &dec_key, iv, 0); }
+static void cbc_dec_long(void) { AES_cbc_encrypt(in, out, sizeof(in), &dec_key, iv, 0); }
+
+/* CBC through the public API with the key scheduled by the registry's
+ * choice: which module's code runs shows the registry's binding. */
+static void route_cbc(void)
+{
+    CASM_AES_KEY k;
+    casm_aes_set_key(&k, key128, 128);
+    casm_aes_cbc(&k, in, out, CBC_SHORT, iv, 1);
+}
+#endif
+#if defined(CASM_SHA1_ASM) || defined(CASM_SHA1_586_ASM)
 static void sha1(void)
 {
     SHA_CTX c;
     memset(&c, 0, sizeof(c));
-    sha1_block_data_order(&c, in, BLOCKS);
+    sha1_block_data_order(&c, in, sizeof(in) / 64);    /* whole blocks of in */
 }
 #endif
 
@@ -80,17 +119,28 @@ static const struct call calls[] = {
     { "ocb_enc", "aesni_ocb_encrypt", 1, ocb_enc },
     { "ocb_dec", "aesni_ocb_decrypt", 1, ocb_dec },
 #endif
-#ifdef CASM_SHA1_ASM
+#ifdef CASM_AES586_ASM
+    { "aes_enc", "AES_encrypt", 0, aes_enc },
+    { "aes_dec", "AES_decrypt", 0, aes_dec },
+    { "cbc_enc", "AES_cbc_encrypt", 0, cbc_enc },
+    { "cbc_dec", "AES_cbc_encrypt", 0, cbc_dec },
+    { "cbc_dec_long", "AES_cbc_encrypt", 0, cbc_dec_long },
+#endif
+#if defined(CASM_SHA1_ASM) || defined(CASM_SHA1_586_ASM)
     { "sha1", "sha1_block_data_order", 0, sha1 },
 #endif
     { NULL, NULL, 0, NULL },
 };
 
 /* Reached by --only alone: the ymm XTS forced, whatever the CPU has
- * (VPCLMULQDQ included), the control that an emulator without it faults. */
+ * (VPCLMULQDQ included), the control that an emulator without it faults;
+ * in the -m32 build, CBC through the registry's choice (route_cbc). */
 static const struct call extra[] = {
 #ifdef CASM_AESNI_ASM
     { "xts_enc_vaes256", "aesni_xts_encrypt_vaes256", 1, xts_enc_vaes256 },
+#endif
+#ifdef CASM_AES586_ASM
+    { "route_cbc", "casm_aes_cbc", 0, route_cbc },
 #endif
     { NULL, NULL, 0, NULL },
 };
@@ -139,6 +189,8 @@ int main(int argc, char **argv)
 #ifdef CASM_AESNI_ASM
     if (have_aesni)
         keys();
+#elif defined(CASM_AES586_ASM)
+    keys();
 #endif
     if (only != NULL)
         make_call(only, have_aesni);

@@ -1,21 +1,29 @@
 # SPDX-License-Identifier: Apache-2.0
 # Which code path the assembly chose inside its own entry points, seen
-# from outside: build/test/cpu_paths is run under gdb (natively, or
-# attached to qemu-x86_64's gdb stub) with a non-stopping breakpoint on
-# each entry point and on the first instruction of each path it can take
-# (test/lib/path_trace.py), and the order of the hits says which path
-# each call entered.
+# from outside: build/test/cpu_paths (or its -m32 build) is run under gdb
+# (natively, or attached to qemu-x86_64's or qemu-i386's gdb stub) with a
+# non-stopping breakpoint on each entry point and on the first
+# instruction of each path it can take (test/lib/path_trace.py), and the
+# order of the hits says which path each call entered.
 #
 #   my ($where, $err) = PathTrace::sections($prog);   # from objdump -d
 #   my ($paths, $err) = PathTrace::trace(prog => $prog, where => $where,
 #        calls => [[name, symbol], ...], prefix => [qemu, -cpu, M] or [],
-#        out => $file);                                # {name => path}
+#        out => $file, args => [...]);                 # {name => path}
 #
 # The paths' addresses come from the code itself, not from a list kept
 # here: in an aesni-x86_64 body, vaes_select compares the requested width
 # (eax) with 512 and 256 right after the jump to the xmm code
 # (`cmp $MIN,len; jb XMM; cmp $0x200,%eax; je ZMM; cmp $0x100,%eax; je
-# YMM`); sha1_block_data_order tail-jumps to one variant symbol each.
+# YMM`); sha1_block_data_order (sha1-x86_64 and sha1-586 alike)
+# tail-jumps to one variant symbol each; aes-586's AES_encrypt,
+# AES_decrypt and AES_cbc_encrypt call the private round functions
+# _aes586_{en,de}crypt[2]_{compact,sse,full}, themselves or in a function
+# they tail-jump to, and each such call starts a path named by its rounds:
+# 'sse' (the compact rounds in MMX/SSE), 'int' (the same in integer
+# registers) or 'full' (the T-tables).  A path may start at several
+# places (encryption and decryption in one CBC function): every place is
+# marked.
 package PathTrace;
 
 use strict;
@@ -26,9 +34,12 @@ use Time::HiRes qw(sleep time);
 use POSIX ();
 
 my %WIDTH = (0x200 => 'zmm', 0x100 => 'ymm');
+my %ROUNDS = (sse => 'sse', compact => 'int', full => 'full');
+my @AES586_ENTRIES = qw(AES_encrypt AES_decrypt AES_cbc_encrypt);
 
-# {entry symbol => {path => gdb location}} for every aesni_*_body and
-# for sha1_block_data_order; a second return value names what is wrong.
+# {entry symbol => {path => [gdb location, ...]}} for every aesni_*_body,
+# for sha1_block_data_order and for aes-586's entries; a second return
+# value names what is wrong.
 sub sections {
     my ($prog) = @_;
     open(my $fh, '-|', 'objdump', '-d', '--no-show-raw-insn', $prog)
@@ -62,15 +73,35 @@ sub sections {
         }
         for my $path (sort keys %{ $selects[0] }) {
             my ($target) = $selects[0]{$path} =~ /^([0-9a-f]+)\b/;
-            $where{$entry}{$path} = sprintf('*(%s+0x%x)', $body, hex($target) - $start);
+            $where{$entry}{$path} = [ sprintf('*(%s+0x%x)', $body, hex($target) - $start) ];
         }
     }
-    my @sha1 = map { $_->[2] =~ /<(sha1_block_data_order_\w+)>$/ ? $1 : () }
-               grep { $_->[1] eq 'jmp' } @{ $insns{sha1_block_data_order} // [] };
-    $where{sha1_block_data_order}{ s/^sha1_block_data_order_//r } = $_ for @sha1;
+    my @sha1 = grep { /^sha1_block_data_order_\w+$/ } _tail_jumps(\%insns, 'sha1_block_data_order');
+    $where{sha1_block_data_order}{ s/^sha1_block_data_order_//r } = [$_] for @sha1;
     push @bad, 'sha1_block_data_order: no tail jump to a variant found'
         if $insns{sha1_block_data_order} && !@sha1;
+    my $aes586 = grep { /^_aes586_/ } keys %insns;
+    for my $entry (grep { $aes586 && $insns{$_} } @AES586_ENTRIES) {
+        for my $f ($entry, _tail_jumps(\%insns, $entry)) {
+            my $start = $insns{$f}[0][0];
+            for my $i (@{ $insns{$f} }) {
+                next unless $i->[1] eq 'call' && $i->[2] =~ /<_aes586_(?:en|de)crypt2?_(\w+)>$/
+                    && $ROUNDS{$1};
+                push @{ $where{$entry}{ $ROUNDS{$1} } }, sprintf('*(%s+0x%x)', $f, $i->[0] - $start);
+            }
+        }
+        push @bad, "$entry: no call of an aes-586 round function found" unless $where{$entry};
+    }
     return (\%where, @bad ? join('; ', @bad) : undef);
+}
+
+# The functions $func tail-jumps to: jumps to another function's first
+# instruction.
+sub _tail_jumps {
+    my ($insns, $func) = @_;
+    return grep { $_ ne $func && $insns->{$_} }
+           map { $_->[2] =~ /<(\w+)>$/ ? $1 : () }
+           grep { $_->[1] eq 'jmp' } @{ $insns->{$func} // [] };
 }
 
 # Runs @cmd with stdout and stderr to $log; kills it after $secs.
@@ -107,9 +138,10 @@ sub _tail {
     return join '', map { "    | $_" } grep { defined } @l[ -(@l < 6 ? @l : 6) .. -1 ];
 }
 
-# One traced run.  Returns ({call name => path}, undef) or (undef, why).
-# Every call of @calls must appear, in order; a call whose program left
-# it out (no AES-NI) is given as path '-' when its entry was not hit.
+# One traced run of $prog with @$args (none by default).  Returns
+# ({call name => path}, undef) or (undef, why).  Every call of @calls must
+# appear, in order; a call whose program left it out (no AES-NI) is given
+# as path '-' when its entry was not hit.
 sub trace {
     my (%a) = @_;
     my ($out, $where) = ($a{out}, $a{where});
@@ -121,7 +153,9 @@ sub trace {
         next if $seen_entry{$sym}++;
         return (undef, "no paths known for $sym") unless $where->{$sym};
         print $fh "call $sym $sym\n";
-        print $fh "mark $sym:$_ $where->{$sym}{$_}\n" for sort keys %{ $where->{$sym} };
+        for my $path (sort keys %{ $where->{$sym} }) {
+            print $fh "mark $sym:$path $_\n" for @{ $where->{$sym}{$path} };
+        }
     }
     close $fh;
     unlink $out;
@@ -130,7 +164,7 @@ sub trace {
     local $ENV{PATH_TRACE_OUT} = $out;
     local $ENV{PATH_TRACE_REMOTE};
     delete $ENV{PATH_TRACE_REMOTE};
-    my ($status, $qemu_pid);
+    my ($status, $qemu_pid, @args) = (undef, undef, @{ $a{args} // [] });
     if (@{ $a{prefix} }) {
         # A socket path has a length limit (108 bytes): keep it short.
         my $sock = File::Temp::tempdir(CLEANUP => 1) . '/gdb.sock';
@@ -139,7 +173,7 @@ sub trace {
             POSIX::setpgid(0, 0);
             open STDOUT, '>', "$out.qemu.log" or POSIX::_exit(126);
             open STDERR, '>&', \*STDOUT or POSIX::_exit(126);
-            exec @{ $a{prefix} }, '-g', $sock, $a{prog} or POSIX::_exit(127);
+            exec @{ $a{prefix} }, '-g', $sock, $a{prog}, @args or POSIX::_exit(127);
         }
         my $deadline = time + 10;
         sleep 0.02 while !-S $sock && time < $deadline && waitpid($qemu_pid, POSIX::WNOHANG()) == 0;
@@ -148,7 +182,7 @@ sub trace {
         _wait_until($qemu_pid, time + 5);
         unlink $sock;
     } else {
-        $status = _run_logged(60, "$out.gdb.log", @$gdb_cmd, '--args', $a{prog});
+        $status = _run_logged(60, "$out.gdb.log", @$gdb_cmd, '--args', $a{prog}, @args);
     }
     return (undef, "gdb timed out\n" . _tail("$out.gdb.log")) unless defined $status;
     open(my $in, '<', $out)

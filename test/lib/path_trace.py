@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # gdb script for test/lib/PathTrace.pm: runs a program to main (natively,
-# or attached to qemu-x86_64's gdb stub), sets breakpoints that record a
+# or attached to qemu's gdb stub, x86_64 or i386), sets breakpoints that record a
 # line and let the program go on, and writes what was hit, in order.
 #
 # Environment:

@@ -25,14 +25,16 @@
 # those sections need none, as their capability tests assume.
 #
 # SKIP: the models without qemu-x86_64 (qemu-user); the traced paths
-# without gdb.  The 32-bit archive's matrix (qemu-i386) is not here yet.
+# without gdb.  The 32-bit archive's matrix (qemu-i386) is
+# test/t/87-dispatch32.t; the parts both share are test/lib/CpuMatrix.pm.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
-use ImplRuns qw(result registry run_child run_children set_env finish);
+use CpuMatrix qw(has run_kats words trace_row write_matrix);
+use ImplRuns qw(result registry run_child finish);
 use PathTrace;
 use Toolchain qw(tool missing);
 
@@ -46,24 +48,8 @@ my @PROGS = qw(kat_sha1 kat_aes kat_modes);
 # VPCLMULQDQ or AVX-512, a mix no real CPU has, which the width choice
 # must handle.
 my @MODELS = qw(Nehalem Westmere SandyBridge Haswell Skylake-Client EPYC-Rome max);
-my %CAP = Common::IA32Cap::word_bit_pairs();
 
 my %registry = map { $_ => [ registry("$build/test/$_") ] } @PROGS;
-
-sub has {
-    my ($caps, @names) = @_;
-    return !grep { !($caps->[ $CAP{$_}[0] ] >> $CAP{$_}[1] & 1) } @names;
-}
-
-# What the library's dispatcher picks given capability words.
-sub expected_entry {
-    my ($prog, $caps) = @_;
-    for my $e (@{ $registry{$prog} }) {
-        my @need = @{ $e->[2] };
-        return $e->[0] unless grep { ($caps->[$_] & $need[$_]) != $need[$_] } 0 .. $#need;
-    }
-    return undef;
-}
 
 # What each cpu_paths call must enter: aesni-x86_64 takes zmm with VAES
 # and AVX-512 F/BW/VL, else ymm with VAES and AVX2, else xmm; XTS also
@@ -89,21 +75,7 @@ sub expected_paths {
     return \%p;
 }
 
-sub caps_under {
-    my ($prefix, $env) = @_;
-    local %ENV = %ENV;
-    set_env($env);
-    my $out = `@$prefix $capdump 2>/dev/null`;
-    return [ map { hex } split ' ', ($out // '') ];
-}
-
-# Parallel jobs: the CPUs online, at most 4 (each job is one CPU's work).
-sub jobs {
-    my ($n) = `getconf _NPROCESSORS_ONLN 2>/dev/null` =~ /(\d+)/;
-    return !$n ? 1 : $n > 4 ? 4 : $n;
-}
-
-sub words { return join ' ', map { sprintf '%08x', $_ } @{ $_[0] } }
+sub caps_under { return (CpuMatrix::caps_under($capdump, @_))[0] }
 
 my $qemu = tool('QEMU_X86_64');
 my $gdb = tool('GDB');
@@ -158,8 +130,8 @@ result(@calls > 0 || !-e "$build/obj/asm/aesni-x86_64.o", 'cpu_paths --list name
 my $trace_dir = "$build/test/cpu-matrix.d";
 mkdir $trace_dir;
 
-# Every run's known answers as one list of jobs, two or more at a time.
-my (%picked, @rows, @jobs);
+# Every run's known answers, two or more at a time.
+my (%picked, @rows, @plan);
 for my $run (@runs) {
     my ($name, $prefix, $env) = @$run{qw(name prefix env)};
     my $caps = caps_under($prefix, $env);
@@ -168,45 +140,21 @@ for my $run (@runs) {
     next unless $row->{ok} = result(@$caps == 4, "$name: capability words read (" . words($caps) . ')');
     my $kat_prefix = $run->{kat_prefix} // $prefix;
     my $kat_caps = $run->{kat_prefix} ? caps_under($kat_prefix, $env) : $caps;
-    my $kat_name = $run->{kat_note} // $name;
-    $row->{kats} = 'pass';
-    for my $prog (@PROGS) {
-        my $want = expected_entry($prog, $kat_caps);
-        $row->{$prog} = $want // 'none';
-        next unless result(defined $want, "$kat_name: $prog has an implementation for this CPU");
-        $picked{$prog}{$want}++;
-        push @jobs, [ $row, "$kat_name: $prog dispatch picks $want and all vectors pass",
-                      $env, @$kat_prefix, "$build/test/$prog", '--impl', $want, '--expect-dispatch' ];
-    }
+    push @plan, { row => $row, name => $run->{kat_note} // $name, caps => $kat_caps,
+                  prefix => $kat_prefix, env => $env };
 }
-my @passed = run_children(jobs(), map { [ @$_[1 .. $#$_] ] } @jobs);
-for my $i (0 .. $#jobs) {
-    $jobs[$i][0]{kats} = 'FAIL' unless $passed[$i];
-}
+run_kats(\%registry, [ map { [ $_, "$build/test/$_" ] } @PROGS ], \%picked, @plan);
 $_->{kats} .= " ($_->{run_spec}{kat_note})" for grep { $_->{kats} && $_->{run_spec}{kat_note} } @rows;
 
 # The internal paths, one traced run of cpu_paths per row.
 for my $row (grep { $_->{ok} && $where && @calls } @rows) {
     my ($name, $prefix, $env) = @{ $row->{run_spec} }{qw(name prefix env)};
     (my $file = $name) =~ s/\W+/_/g;
-    my ($paths, $err);
-    {
-        local %ENV = %ENV;
-        set_env($env);
-        ($paths, $err) = PathTrace::trace(prog => "$build/test/cpu_paths", where => $where,
-                                          calls => \@calls, prefix => $prefix, gdb => $gdb,
-                                          out => "$trace_dir/$file");
-    }
-    if (!$paths) {
-        result(0, "$name: the internal paths traced");
-        print map { "# $_\n" } split /\n/, $err;
-        next;
-    }
-    my $want = expected_paths($row->{caps});
-    $row->{paths} = $paths;
-    my @wrong = grep { $paths->{ $_->[0] } ne $want->{ $_->[0] } } @calls;
-    result(!@wrong, "$name: each entry point took the path the capability bits demand")
-        or print map { "#   $_->[0] ($_->[1]): took $paths->{$_->[0]}, expected $want->{$_->[0]}\n" } @wrong;
+    $row->{paths} = trace_row(name => $name, label => 'the internal paths',
+                              what => 'each entry point took the path the capability bits demand',
+                              want => expected_paths($row->{caps}), env => $env,
+                              prog => "$build/test/cpu_paths", where => $where, calls => \@calls,
+                              prefix => $prefix, gdb => $gdb, out => "$trace_dir/$file");
 }
 
 # The control for max's row: qemu refuses VPCLMULQDQ there, so the ymm
@@ -230,17 +178,10 @@ my @cols = (['run', sub { $_[0]{run} }], ['capability words', sub { words($_[0]{
             (map { my $p = $_; [ $p, sub { $_[0]{$p} // '?' } ] } @PROGS),
             (map { my $c = $_->[0]; [ $c, sub { $_[0]{paths} ? $_[0]{paths}{$c} : '?' } ] } @calls),
             ['known answers', sub { $_[0]{kats} // '?' }]);
-my @table = ([ map { $_->[0] } @cols ], map { my $r = $_; [ map { $_->[1]->($r) } @cols ] } @rows);
-my @width = map { my $i = $_; (sort { $b <=> $a } map { length $_->[$i] } @table)[0] } 0 .. $#cols;
-my @lines = map { my $r = $_; join('  ', map { sprintf '%-*s', $width[$_], $r->[$_] } 0 .. $#cols) =~ s/\s+$//r } @table;
-my $text = "# CPU-model matrix (test/t/13-dispatch.t): per run, the capability words,\n"
-         . "# the registry entry each program's dispatcher chose, and the path each\n"
-         . "# assembly entry point took inside itself ('-': not called, no AES-NI).\n"
-         . join('', map { "$_\n" } @lines);
-my $out = "$build/test/cpu-matrix.txt";
-open(my $fh, '>', "$out.tmp") or die "$out.tmp: $!\n";
-print $fh $text;
-close $fh or die "$out.tmp: $!\n";
-rename "$out.tmp", $out or die "$out: $!\n";
+my $text = write_matrix("$build/test/cpu-matrix.txt",
+                        "# CPU-model matrix (test/t/13-dispatch.t): per run, the capability words,\n"
+                        . "# the registry entry each program's dispatcher chose, and the path each\n"
+                        . "# assembly entry point took inside itself ('-': not called, no AES-NI).\n",
+                        \@cols, \@rows);
 print map { "# $_\n" } split /\n/, $text;
 finish();
