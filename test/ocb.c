@@ -255,12 +255,6 @@ static void fill(unsigned char *p, size_t n, uint64_t seed)
     }
 }
 
-/* floor(log2(v)) + 1 for v >= 1: the L_ entries that blocks 1..v need. */
-static size_t l_entries(uint64_t v)
-{
-    return v == 0 ? 0 : (size_t)(64 - __builtin_clzll(v));
-}
-
 static void check_bulk(const char *name, const struct casm_aes_impl *impl,
                        unsigned char *guard_page, size_t page)
 {
@@ -296,7 +290,7 @@ static void check_bulk(const char *name, const struct casm_aes_impl *impl,
             /* L_ as ocb_mode computes it, copied so it ends at the guard. */
             struct ocb_key ref;
             ocb_key_set(&ref, NULL, key, bits);
-            const size_t nl = l_entries(start + MAX_BLOCKS - 1);
+            const size_t nl = ocb_model_l_entries(start + MAX_BLOCKS - 1);
             unsigned char (*l)[16] = (unsigned char (*)[16])(guard_page + page - 16 * nl);
             memcpy(l, ref.o.l, 16 * nl);
 
@@ -304,7 +298,7 @@ static void check_bulk(const char *name, const struct casm_aes_impl *impl,
             size_t fail_blocks = 0;
             for (size_t blocks = 0; blocks <= MAX_BLOCKS && !failure; blocks++) {
                 /* Only the entries this call may read are in reach. */
-                const size_t need = l_entries(start + blocks - 1);
+                const size_t need = ocb_model_l_entries(start + blocks - 1);
                 const unsigned char (*lc)[16] =
                     (const unsigned char (*)[16])(guard_page + page - 16 * need);
                 memmove((void *)lc, ref.o.l, 16 * need);
