@@ -611,6 +611,8 @@ int main(int argc, char **argv)
         return tap_done();
     }
 
+    if (casm_aes_impl_count == 1 && casm_sha1_impl_count == 1 && !list)
+        tap_skip_all("the registry holds only the C entries (no assembly in this build)");
     for (size_t i = 0; i < casm_aes_impl_count; i++) {
         const struct casm_aes_impl *im = casm_aes_impls[i];
         if (im == ref)

@@ -24,21 +24,24 @@
  *                            gives the unaligned starts, whose end then
  *                            lies inside the data pages.
  *
- * Both never move the other end onto a guard page, so one layout catches
- * one direction: a test runs each call with the end flush and then with
- * the start flush.  The data bytes around the buffer can be filled with a
- * pattern (guard_fill_slack) and checked after the call (guard_slack_ok),
- * which catches a stray write the guard pages are too far away to see.
+ * The other end lies inside the data pages (unless the buffer fills
+ * them), so one placement catches one direction: a test runs each call with the end flush and
+ * then with the start flush.  An offset above 15, or a length the region
+ * cannot hold, aborts (a bug of the caller, never reported as a fault).
+ * The data bytes around the buffer can be filled with a pattern
+ * (guard_fill_slack) and checked after the call (guard_slack_ok), which
+ * catches a stray write the guard pages are too far away to see.
  *
  * guard_trap installs SIGSEGV and SIGBUS handlers (on their own stack).
  * A fault inside a guard page prints one TAP comment line naming the
  * region, the offset of the faulting byte from the buffer's start, read
  * or write, how the buffer was placed, and what the caller's describe
- * function says it was doing; then, when a GUARD_CALL is running, the
- * handler jumps back out of it (its flag says it faulted); otherwise,
- * and for a fault anywhere else (reported as such), the signal is left to
- * kill the program.  Works in -m32 builds and under qemu-i386, which keeps page
- * protections.
+ * function says it was doing (an access straddling the page boundary
+ * reports the guard page's first byte, the first one it could not
+ * touch); then, when a GUARD_CALL is running, the handler jumps back out
+ * of it (its flag says it faulted); otherwise, and for a fault anywhere
+ * else (reported as such), the signal is left to kill the program.
+ * Works in -m32 builds and under qemu-i386, which keeps page protections.
  */
 #ifndef TEST_GUARD_H
 #define TEST_GUARD_H

@@ -10,10 +10,11 @@
 #  - the -m32 program (build/m32/guard/guard_pages: aesni-x86, aes-586,
 #    sha1-586) under qemu-i386, which keeps page protections, with
 #    --quick (every block count 0..40 and every fifth to 256, XTS every
-#    byte length 16..400 then three per fifth block count: the six- and
-#    eight-block loops with every remainder, every stealing tail, the
-#    table code's 512-byte switch); natively with every length when the
-#    kernel runs i386 programs (SHA-NI, which qemu lacks, included);
+#    byte length 16..400 then three per fifth block count: aesni-x86's
+#    six-block loops with every remainder, every stealing tail, aes-586's
+#    512-byte CBC switch; SHA-1 every block count); natively with every
+#    length when the kernel runs i386 programs (SHA-NI, which qemu lacks,
+#    included);
 #  - negative controls, in each build: a planted ECB that reads one byte
 #    past its input, writes one past its output, reads one before its
 #    input, writes 64 bytes before its output (mapped memory, seen by the
