@@ -157,7 +157,8 @@ void guard_msg_num(struct guard_msg *m, long long v)
     m->buf[m->n] = '\0';
 }
 
-/* "in: 272 bytes flush at the end" / "... at the page start + 3" */
+/* "in: 272 bytes flush at the end, start at 48 mod 64" (or "flush at
+ * the start + 3"): the placement and the start's alignment. */
 static void placement(struct guard_msg *m, const struct guard_region *r)
 {
     guard_msg_str(m, r->name);
@@ -169,6 +170,9 @@ static void placement(struct guard_msg *m, const struct guard_region *r)
         guard_msg_str(m, " bytes flush at the start + ");
         guard_msg_num(m, (long long)r->off);
     }
+    guard_msg_str(m, ", start at ");
+    guard_msg_num(m, (long long)((uintptr_t)r->p % 64));
+    guard_msg_str(m, " mod 64");
 }
 
 static void write_all(const char *s, size_t n)

@@ -39,12 +39,12 @@ my %unset = (OPENSSL_ia32cap => undef);
 
 # [plant, the report it must give]
 my $ecb = qr/in planted\.ecb \(encrypt\), AES-\d+/;
-my $over_read = qr/read at offset 272 of the 272-byte buffer in \(1 byte\(s\) past its end, in: 272 bytes flush at the end\)/;
+my $over_read = qr/read at offset 272 of the 272-byte buffer in \(1 byte\(s\) past its end, in: 272 bytes flush at the end, start at 48 mod 64\)/;
 my @PLANTS = (
     [ 'over-read', qr/^# guard page fault: $over_read, $ecb, length 272, layout end$/m ],
     [ 'asm-over-read', qr/^# guard page fault: $over_read, in planted-asm\.ecb \(encrypt\), AES-\d+, length 272, layout end$/m ],
-    [ 'over-write', qr/^# guard page fault: write at offset 1040 of the 1040-byte buffer out \(1 byte\(s\) past its end, out: 1040 bytes flush at the end\), $ecb, length 1040, layout end$/m ],
-    [ 'under-read', qr/^# guard page fault: read at offset -1 of the 528-byte buffer in \(1 byte\(s\) before its start, in: 528 bytes flush at the start \+ 0\), $ecb, length 528, layout start\+0\/\+0$/m ],
+    [ 'over-write', qr/^# guard page fault: write at offset 1040 of the 1040-byte buffer out \(1 byte\(s\) past its end, out: 1040 bytes flush at the end, start at 48 mod 64\), $ecb, length 1040, layout end$/m ],
+    [ 'under-read', qr/^# guard page fault: read at offset -1 of the 528-byte buffer in \(1 byte\(s\) before its start, in: 528 bytes flush at the start \+ 0, start at 0 mod 64\), $ecb, length 528, layout start\+0\/\+0$/m ],
     [ 'wrong-byte', qr/^# the output differs from the C reference \(length 400, layout end\)$/m ],
     [ 'stray-write', qr/^# a write at offset -64 of the 784-byte buffer out, outside it but not on a guard page \(length 784, layout end\)$/m ],
 );
