@@ -192,6 +192,7 @@ include test/sha1_586/sha1_586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
 include test/aesni86/aesni86.mk
+include test/guard/guard.mk
 include bench/x86mca/x86mca.mk
 include bench/x86mca/sha1_586.mk
 

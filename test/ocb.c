@@ -21,17 +21,14 @@
  *     start_block_num varies.  OCB_CASES (default 20000), OCB_SEED
  *     (default 1); OCB_CASE=N runs only case N.
  */
-#include <setjmp.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "impl.h"
 #include "aes/aes_c.h"
+#include "lib/guard.h"
 #include "lib/ocb_mode.h"
 #include "lib/ocb_model.h"
 #include "lib/ossl.h"
@@ -219,32 +216,23 @@ static void check_rfc(const char *name, const struct casm_aes_impl *impl)
 
 /* --- 2. bulk functions against the C model ------------------------------------- */
 
-static sigjmp_buf fault_jmp;
+/* L_ ends at a guard page (test/lib/guard.h). */
+static struct guard_region l_region;
 
-static void on_fault(int sig)
+static void describe(struct guard_msg *m)
 {
-    (void)sig;
-    siglongjmp(fault_jmp, 1);
+    guard_msg_str(m, "an OCB bulk call (the next failing line names it)");
 }
 
-/* fn(...) with SIGSEGV turned into a return of -1. */
+/* fn(...), -1 when it faulted in a guard page. */
 static int guarded(ocb128_f fn, const unsigned char *in, unsigned char *out,
                    size_t blocks, const void *key, size_t start,
                    unsigned char *offset, const unsigned char (*l)[16],
                    unsigned char *checksum)
 {
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_fault;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &old);
-    int rc = 0;
-    if (sigsetjmp(fault_jmp, 1) == 0)
-        fn(in, out, blocks, key, start, offset, l, checksum);
-    else
-        rc = -1;
-    sigaction(SIGSEGV, &old, NULL);
-    return rc;
+    int faulted;
+    GUARD_CALL(faulted, fn(in, out, blocks, key, start, offset, l, checksum));
+    return faulted ? -1 : 0;
 }
 
 static void fill(unsigned char *p, size_t n, uint64_t seed)
@@ -255,14 +243,7 @@ static void fill(unsigned char *p, size_t n, uint64_t seed)
     }
 }
 
-/* floor(log2(v)) + 1 for v >= 1: the L_ entries that blocks 1..v need. */
-static size_t l_entries(uint64_t v)
-{
-    return v == 0 ? 0 : (size_t)(64 - __builtin_clzll(v));
-}
-
-static void check_bulk(const char *name, const struct casm_aes_impl *impl,
-                       unsigned char *guard_page, size_t page)
+static void check_bulk(const char *name, const struct casm_aes_impl *impl)
 {
     static const unsigned shifts[] = { 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 31,
                                        32, 33, 40, 48, 56, 62, 63 };
@@ -293,21 +274,19 @@ static void check_bulk(const char *name, const struct casm_aes_impl *impl,
             fill(key, sizeof(key), si + 100 * (uint64_t)enc);
             (enc ? impl->set_encrypt_key : impl->set_decrypt_key)(key, bits, &ek);
             (enc ? aes_c_set_encrypt_key : aes_c_set_decrypt_key)(key, bits, &rk);
-            /* L_ as ocb_mode computes it, copied so it ends at the guard. */
+            /* L_ as ocb_mode computes it. */
             struct ocb_key ref;
             ocb_key_set(&ref, NULL, key, bits);
-            const size_t nl = l_entries(start + MAX_BLOCKS - 1);
-            unsigned char (*l)[16] = (unsigned char (*)[16])(guard_page + page - 16 * nl);
-            memcpy(l, ref.o.l, 16 * nl);
 
             const char *failure = NULL;
             size_t fail_blocks = 0;
             for (size_t blocks = 0; blocks <= MAX_BLOCKS && !failure; blocks++) {
-                /* Only the entries this call may read are in reach. */
-                const size_t need = l_entries(start + blocks - 1);
-                const unsigned char (*lc)[16] =
-                    (const unsigned char (*)[16])(guard_page + page - 16 * need);
-                memmove((void *)lc, ref.o.l, 16 * need);
+                /* Only the entries this call may read are in reach,
+                 * copied so that they end at the guard page. */
+                const size_t need = ocb_model_l_entries(start + blocks - 1);
+                unsigned char *lg = guard_end(&l_region, 16 * need);
+                memcpy(lg, ref.o.l, 16 * need);
+                const unsigned char (*lc)[16] = (const unsigned char (*)[16])lg;
                 unsigned char off[16], sum[16], off_w[16], sum_w[16];
                 unsigned char *in = inbuf + ioff, *out = outbuf + GUARD + ooff;
                 fill(in, blocks * 16, blocks + 1000 * si);
@@ -509,14 +488,12 @@ int main(void)
         tap_skip("no OCB bulk function in this build or on this CPU",
                  "OCB bulk functions");
 
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED || mprotect(map + page, page, PROT_NONE) != 0)
+    if (guard_region_init(&l_region, "L_", 16 * OCB_MODE_L) != 0)
         tap_bail("cannot map a guard page for L_");
+    guard_trap(describe);
     for (size_t m = 0; m < nimpl; m++) {
         check_rfc(impls[m]->name, impls[m]);
-        check_bulk(impls[m]->name, impls[m], map, page);
+        check_bulk(impls[m]->name, impls[m]);
     }
     if (nimpl > 0)
         check_diff(impls, nimpl);

@@ -16,6 +16,8 @@ FUZZ_CC_ALL  = $(FUZZ_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(WARN) $(FUZZ_CFLAGS) $(F
 # The assembly modules' objects are the library's own: the registry entries
 # they add are what the targets compare with the C reference.
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ)/obj/%.o,$(COMMON_SRCS) $(CORE_$(AES_CORE))) $(ASM_OBJS)
+# The guarded buffers the targets hand to assembly (test/lib/guard.h).
+FUZZ_GUARD_OBJ := $(FUZZ)/obj/test/lib/guard.o
 
 $(FUZZ)/obj/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
@@ -44,10 +46,10 @@ $(FUZZ)/core_ct/%.o: crypto/aes/%.c $(GEN_HDRS)
 
 $(FUZZ)/fuzz_aes_cores: $(FUZZ)/obj/test/fuzz/fuzz_aes_cores.o \
     $(addprefix $(FUZZ)/core_table/,aes_core.o aes_table.o) \
-    $(addprefix $(FUZZ)/core_ct/,aes_core.o aes_ct.o)
+    $(addprefix $(FUZZ)/core_ct/,aes_core.o aes_ct.o) $(FUZZ_GUARD_OBJ)
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^
 
-$(FUZZ)/fuzz_%: $(FUZZ)/obj/test/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
+$(FUZZ)/fuzz_%: $(FUZZ)/obj/test/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS) $(FUZZ_GUARD_OBJ)
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^
 
 FUZZ_BINS := $(patsubst test/fuzz/%.c,$(FUZZ)/%,$(wildcard test/fuzz/fuzz_*.c))

@@ -11,12 +11,17 @@
  *   byte 0    mode: 0 ECB, 1 CBC, 2 CTR, 3 XTS, 4 LRW (mod 5)
  *   byte 1    bits 0-1 key size, bit 2 in place, bits 3-6 buffer
  *             misalignment 0-15, bit 7 counter/index near a carry
- *   byte 2    number of split points (mod 4), then 2 bytes per point
+ *   byte 2    bits 0-1 number of split points, bit 2 where the buffers
+ *             meet their guard page (0 at the end, 1 at the start, plus
+ *             the misalignment); then 2 bytes per split point
  *   64 bytes  key material (XTS: data key || tweak key; LRW: key || K2)
  *   16 bytes  IV, initial counter, XTS sector IV or LRW block index
  *   the rest  data
  * Splits cut the data into several API calls (ECB, CBC and LRW at block
- * boundaries, CTR at any byte); XTS takes a data unit in one call.
+ * boundaries, CTR at any byte); XTS takes a data unit in one call.  What
+ * the API passes to assembly (data in and out, the key structure, the
+ * IV) lies in guarded memory (test/lib/guard.h): flush at the end, where
+ * the misalignment does not apply, or at the start plus it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +44,7 @@ static const char *const mode_name[MODES] = { "ECB", "CBC", "CTR", "XTS", "LRW" 
 struct job {
     enum mode mode;
     int bits, in_place;
+    enum guard_side side;
     size_t offset, nsplit, split[MAX_SPLITS];
     unsigned char key[64], iv[16];
     const unsigned char *data;
@@ -246,9 +252,10 @@ union casm_keys {
 
 static void describe(const struct job *jb, const char *impl)
 {
-    fprintf(stderr, "impl \"%s\", AES-%d %s, %zu bytes, %s, offset %zu, "
-            "split at", impl, jb->bits, mode_name[jb->mode], jb->len,
-            jb->in_place ? "in place" : "out of place", jb->offset);
+    fprintf(stderr, "impl \"%s\", AES-%d %s, %zu bytes, %s, guarded at the %s, "
+            "offset %zu, split at", impl, jb->bits, mode_name[jb->mode], jb->len,
+            jb->in_place ? "in place" : "out of place",
+            jb->side == GUARD_END ? "end" : "start", jb->offset);
     for (size_t i = 0; i < jb->nsplit; i++)
         fprintf(stderr, " %zu", jb->split[i]);
     fprintf(stderr, jb->nsplit ? "\n" : " nothing\n");
@@ -265,17 +272,25 @@ static void expect_rc(const struct job *jb, const char *impl, const char *call,
     fuzz_fail(NAME, "%s returned %d, expected %d", call, got, want);
 }
 
+/* The guarded regions, mapped once. */
+static struct guard_region g_in, g_out[3], g_key, g_iv;
+
+static void *guarded(struct guard_region *r, const char *name,
+                     const struct job *jb, size_t len, size_t off)
+{
+    return fuzz_guarded(r, name, jb->side, len, off);
+}
+
 /*
- * Runs the mode through the API, cut at the split points, from a buffer
- * `offset` bytes into its allocation (in place: the output buffer).
+ * Runs the mode through the API, cut at the split points, into out (a
+ * guarded buffer); the input is copied to its own guarded buffer first
+ * (in place: to out).
  */
 static void run_casm(const struct job *jb, const union casm_keys *k,
                      const char *impl, int enc, const unsigned char *in,
-                     unsigned char *out_buf)
+                     unsigned char *out)
 {
-    unsigned char *out = out_buf + jb->offset;
-    unsigned char *in_buf = NULL;
-    unsigned char iv[16], ecount[16] = { 0 };
+    unsigned char ecount[16] = { 0 };
     unsigned int num = 0;
     size_t len = jb->len;
 
@@ -283,10 +298,11 @@ static void run_casm(const struct job *jb, const union casm_keys *k,
         memcpy(out, in, len);
         in = out;
     } else {
-        in_buf = fuzz_alloc(jb->offset + len);
-        memcpy(in_buf + jb->offset, in, len);
-        in = in_buf + jb->offset;
+        unsigned char *in_buf = guarded(&g_in, "in", jb, len, jb->offset);
+        memcpy(in_buf, in, len);
+        in = in_buf;
     }
+    unsigned char *iv = guarded(&g_iv, "iv", jb, 16, jb->offset);
     memcpy(iv, jb->iv, 16);
 
     if (jb->mode == XTS) {
@@ -312,7 +328,6 @@ static void run_casm(const struct job *jb, const union casm_keys *k,
             from = to;
         }
     }
-    free(in_buf);
 }
 
 static void check(const struct job *jb, const char *impl, const char *what,
@@ -327,36 +342,36 @@ static void check(const struct job *jb, const char *impl, const char *what,
 static void test_impl(const struct job *jb, const struct casm_aes_impl *impl,
                       const unsigned char *ref_enc, const unsigned char *ref_dec)
 {
-    union casm_keys k;
+    /* The key structure the mode uses, flush like the data (at the
+     * start rounded down to the structure's alignment). */
+    size_t ksize = jb->mode == XTS ? sizeof(CASM_AES_XTS_KEY)
+                 : jb->mode == LRW ? sizeof(CASM_AES_LRW_KEY) : sizeof(CASM_AES_KEY);
+    union casm_keys *k = guarded(&g_key, "key", jb, ksize,
+                                 jb->offset & ~(_Alignof(union casm_keys) - 1));
     int rc;
     switch (jb->mode) {
-    case XTS: rc = casm_aes_xts_set_key_with(&k.xts, impl, jb->key, jb->bits); break;
-    case LRW: rc = casm_aes_lrw_set_key_with(&k.lrw, impl, jb->key, jb->bits); break;
-    default: rc = casm_aes_set_key_with(&k.aes, impl, jb->key, jb->bits); break;
+    case XTS: rc = casm_aes_xts_set_key_with(&k->xts, impl, jb->key, jb->bits); break;
+    case LRW: rc = casm_aes_lrw_set_key_with(&k->lrw, impl, jb->key, jb->bits); break;
+    default: rc = casm_aes_set_key_with(&k->aes, impl, jb->key, jb->bits); break;
     }
     expect_rc(jb, impl->name, "casm_aes_*_set_key_with", rc, 0);
 
-    unsigned char *enc = fuzz_alloc(jb->offset + jb->len);
-    unsigned char *dec = fuzz_alloc(jb->offset + jb->len);
-    unsigned char *back = fuzz_alloc(jb->offset + jb->len);
-    size_t off = jb->offset;
+    unsigned char *enc = guarded(&g_out[0], "out", jb, jb->len, jb->offset);
+    unsigned char *dec = guarded(&g_out[1], "out", jb, jb->len, jb->offset);
+    unsigned char *back = guarded(&g_out[2], "out", jb, jb->len, jb->offset);
 
-    run_casm(jb, &k, impl->name, 1, jb->data, enc);
+    run_casm(jb, k, impl->name, 1, jb->data, enc);
     check(jb, impl->name, "encryption: casm (got) vs reference (expected)",
-          enc + off, ref_enc);
+          enc, ref_enc);
     if (jb->mode != CTR) {
-        run_casm(jb, &k, impl->name, 0, jb->data, dec);
+        run_casm(jb, k, impl->name, 0, jb->data, dec);
         check(jb, impl->name, "decryption: casm (got) vs reference (expected)",
-              dec + off, ref_dec);
+              dec, ref_dec);
     }
     /* (CTR ignores the direction: decryption is the same operation.) */
-    run_casm(jb, &k, impl->name, 0, enc + off, back);
+    run_casm(jb, k, impl->name, 0, enc, back);
     check(jb, impl->name, "decrypt(encrypt(data)) (got) vs data (expected)",
-          back + off, jb->data);
-
-    free(enc);
-    free(dec);
-    free(back);
+          back, jb->data);
 }
 
 /* What the API must say about a length its mode does not allow. */
@@ -411,7 +426,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         jb.bits = 256;              /* XTS-AES is defined for 128 and 256 */
     jb.in_place = (flags >> 2) & 1;
     jb.offset = (flags >> 3) & 15;
-    jb.nsplit = fuzz_byte(&in) % (MAX_SPLITS + 1);
+    uint8_t split_byte = fuzz_byte(&in);
+    jb.nsplit = split_byte % (MAX_SPLITS + 1);
+    jb.side = split_byte & 4 ? GUARD_START : GUARD_END;
     if (jb.mode == XTS)
         jb.nsplit = 0;
     uint16_t raw_split[MAX_SPLITS];

@@ -6,9 +6,11 @@
  * message at once.  The pieces exercise the buffering (partial blocks
  * carried between updates, multi-block bulk calls) and the bit count.
  *
- * Input: byte 0 gives the buffer misalignment (bits 0-3) and the number
- * of split points (bits 4-6); then 2 bytes per split point; the rest is
- * the message.
+ * Input: byte 0 gives the buffer misalignment (bits 0-3), the number
+ * of split points (bits 4-6) and where the message and the SHA_CTX meet
+ * their guard page (bit 7: 0 at the end, 1 at the start plus the
+ * misalignment; test/lib/guard.h); then 2 bytes per split point; the rest
+ * is the message.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -42,34 +44,38 @@ static void describe(const char *impl, size_t len, const struct cut *cut)
     fprintf(stderr, cut->n ? "\n" : " nothing\n");
 }
 
+/* The guarded regions, mapped once. */
+static struct guard_region g_msg, g_ctx;
+static enum guard_side side;
+
 /* impl NULL: the public SHA1_Update/SHA1_Final (dispatching). */
 static void hash_in_pieces(const struct casm_sha1_impl *impl,
                            const unsigned char *msg, size_t len,
                            const struct cut *cut, unsigned char md[20])
 {
     const char *name = impl ? impl->name : "SHA1_Update";
-    SHA_CTX c;
-    SHA1_Init(&c);
+    SHA_CTX *c = fuzz_guarded(&g_ctx, "SHA_CTX", side, sizeof(SHA_CTX), 0);
+    SHA1_Init(c);
     for (size_t s = 0, from = 0; s <= cut->n; s++) {
         size_t to = s < cut->n ? cut->at[s] : len;
         if (impl)
-            casm_sha1_update_with(&c, msg + from, to - from, impl->block);
+            casm_sha1_update_with(c, msg + from, to - from, impl->block);
         else
-            SHA1_Update(&c, msg + from, to - from);
+            SHA1_Update(c, msg + from, to - from);
         from = to;
     }
     /* The bit count is the message length times 8, over Nh:Nl. */
-    uint64_t bits = (uint64_t)c.Nh << 32 | c.Nl;
-    if (bits != (uint64_t)len * 8 || c.num != len % 64) {
+    uint64_t bits = (uint64_t)c->Nh << 32 | c->Nl;
+    if (bits != (uint64_t)len * 8 || c->num != len % 64) {
         describe(name, len, cut);
         fuzz_fail(NAME, "after the updates Nh:Nl = %llu bits, num = %u; "
                   "expected %llu bits, num = %zu", (unsigned long long)bits,
-                  c.num, (unsigned long long)len * 8, len % 64);
+                  c->num, (unsigned long long)len * 8, len % 64);
     }
     if (impl)
-        casm_sha1_final_with(md, &c, impl->block);
+        casm_sha1_final_with(md, c, impl->block);
     else
-        SHA1_Final(md, &c);
+        SHA1_Final(md, c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -83,13 +89,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t sel = fuzz_byte(&in);
     size_t offset = sel & 15;
     cut.n = (sel >> 4) & 7;
+    side = sel & 0x80 ? GUARD_START : GUARD_END;
     for (size_t i = 0; i < cut.n; i++)
         raw[i] = fuzz_u16(&in);
 
-    /* The message in its own allocation, so ASan sees any over-read. */
+    /* The message against a guard page: what the assembly reads past it
+     * faults (ASan sees only the C). */
     size_t len = in.left;
-    unsigned char *buf = fuzz_alloc(offset + len);
-    unsigned char *msg = buf + offset;
+    unsigned char *msg = fuzz_guarded(&g_msg, "message", side, len, offset);
     memcpy(msg, in.p, len);
     for (size_t i = 0; i < cut.n; i++)
         cut.at[i] = raw[i] % (len + 1);
@@ -121,6 +128,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_expect_eq(NAME, "SHA1 (got) vs reference (expected)",
                    SHA1(msg, len, got), want, 20);
 
-    free(buf);
     return 0;
 }

@@ -16,6 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/guard.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(FUZZ_ASAN)
+#define FUZZ_ASAN 1
+#endif
+#ifdef FUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 /*
  * The input as a stream.  Reading past the end gives zeros, so every input
  * decodes to some case and the fuzzer never wastes runs on rejected ones.
@@ -62,6 +76,35 @@ static inline void *fuzz_alloc(size_t n)
     void *p = malloc(n ? n : 1);
     if (p == NULL)
         abort();
+    return p;
+}
+
+/*
+ * A len-byte buffer in r, flush against its guard page at the end, or
+ * off bytes after the one at its start (test/lib/guard.h): what the
+ * targets hand to assembly, which AddressSanitizer cannot watch.  The
+ * region is mapped on first use and grown when len outgrows it, so the
+ * runs make no system call; a fault is ASan's SEGV report.  The rest of
+ * the region is poisoned for ASan, so the C code's strays into it are
+ * reported as well (whole 8-byte granules: ASan leaves a granule the
+ * buffer shares addressable).
+ */
+static inline void *fuzz_guarded(struct guard_region *r, const char *name,
+                                 enum guard_side side, size_t len, size_t off)
+{
+    if ((r->map == NULL && guard_region_init(r, name, len) != 0) ||
+        guard_region_reserve(r, len) != 0) {
+        fprintf(stderr, "cannot map a guarded region for %s\n", name);
+        abort();
+    }
+#ifdef FUZZ_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(r->data, r->cap);
+#endif
+    unsigned char *p = guard_place(r, side, len, off);
+#ifdef FUZZ_ASAN
+    ASAN_POISON_MEMORY_REGION(r->data, (size_t)(p - r->data));
+    ASAN_POISON_MEMORY_REGION(p + len, (size_t)(r->data + r->cap - (p + len)));
+#endif
     return p;
 }
 

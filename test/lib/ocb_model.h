@@ -47,4 +47,11 @@ static inline void ocb_model_bulk(const unsigned char *in, unsigned char *out,
     }
 }
 
+/* floor(log2(v)) + 1 for v >= 1, 0 for 0: how many L_ entries blocks
+ * 1..v use (block i reads L_[ntz(i)]). */
+static inline size_t ocb_model_l_entries(unsigned long long v)
+{
+    return v == 0 ? 0 : (size_t)(64 - __builtin_clzll(v));
+}
+
 #endif

@@ -71,7 +71,8 @@ sub seeds {
                 my $flags = ($v % 3) | ($v & 1) << 2 | ($v * 5 % 16) << 3
                           | ($v == 7) << 7;
                 my $nsplit = $v % 4;
-                push @s, pack('C3', $mode, $flags, $nsplit)
+                # $v 4..7: buffers flush against the guard page at the start
+                push @s, pack('C3', $mode, $flags, $nsplit | ($v & 4))
                        . prng_bytes("modes$mode.$v", 2 * $nsplit + 80 + $lens[$v]);
             }
         }
@@ -80,7 +81,8 @@ sub seeds {
         my @lens = (0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 129, 1000);
         for my $i (0 .. $#lens) {
             my $nsplit = $i % 8;
-            push @s, chr($nsplit << 4 | $i % 16)
+            # odd $i: message and SHA_CTX against the guard page at the start
+            push @s, chr(($i % 2) << 7 | $nsplit << 4 | $i % 16)
                    . prng_bytes("sha1.$i", 2 * $nsplit + $lens[$i]);
         }
     } else {
