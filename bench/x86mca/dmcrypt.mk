@@ -10,7 +10,8 @@ DMCRYPT_OPENSSL_SRC := $(or $(OPENSSL_SRC),$(lastword $(sort $(wildcard $(or $(O
 DMCRYPT_ARGS ?=
 DMCRYPT_OSSL := $(if $(wildcard $(DMCRYPT_OPENSSL_SRC)/crypto/aes/asm/aesni-x86.pl),yes)
 
-$(B32)/trace32_modes.o: bench/x86mca/trace32_modes.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h $(GEN_HDRS)
+$(B32)/trace32_modes.o: bench/x86mca/trace32_modes.c bench/x86mca/dm_modes.h test/abi32/abi_cdecl.h \
+    test/abi32/abi32_typed.h test/lib/code_handle.h test/lib/ocb_model.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
 $(B32)/trace32_modes_ours: $(B32)/trace32_modes.o $(M32)/small/libcrypto-asm.a $(B32_TRACE)
@@ -28,10 +29,12 @@ $(B32)/openssl/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-small.o $(B32)/
 $(B32)/trace32_modes_openssl: $(B32)/trace32_modes.o $(B32)/openssl/libcrypto-asm.a $(B32_TRACE)
 	$(A32_LINK) -o $@ $(B32)/trace32_modes.o $(B32_TRACE) $(B32)/openssl/libcrypto-asm.a
 
-$(B32)/native32_modes.o: bench/x86mca/native32_modes.c bench/x86mca/map32.h $(GEN_HDRS)
+$(B32)/native32_modes.o: bench/x86mca/native32_modes.c bench/x86mca/map32.h bench/x86mca/dm_modes.h \
+    test/lib/ocb_mode.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
-$(B32)/native32_modes: $(B32)/native32_modes.o $(LIB)
+# OCB's L_ table and Offset_0 come from the tests' OCB (test/lib/ocb_mode.c).
+$(B32)/native32_modes: $(B32)/native32_modes.o $(call objs_of,obj,test/lib/ocb_mode.c) $(LIB)
 	$(CC) -o $@ $^ -ldl
 
 DMCRYPT_BINS := $(B32)/native32_modes $(B32)/trace32_modes_ours $(BUILD)/test/kat_aes \
@@ -44,4 +47,8 @@ bench-dmcrypt32: $(DMCRYPT_BINS)
 else
 bench-dmcrypt32:
 	@echo "skipped: the 32-bit dm-crypt table needs $(if $(HAVE_CC32),,gcc -m32 (gcc-multilib) )$(if $(HAVE_QEMU_I386),,qemu-i386 (qemu-user))"
+endif
+# test/t/85-dmcrypt-replay.t checks the replays of these.
+ifeq ($(HAVE_CC32),yes)
+tests: $(B32)/native32_modes $(B32)/trace32_modes_ours
 endif

@@ -7,14 +7,22 @@
  * against the 64-bit library and timed; or, for IMPL x86_64, the same
  * calls made to the 64-bit library's aesni_* functions directly.
  *
- *   native32_modes PROGRAM32 REPLAY.so IMPL MODE BITS BYTES TOTAL
- *   native32_modes - - x86_64 MODE BITS BYTES TOTAL
+ *   native32_modes PROGRAM32 REPLAY.so IMPL MODE BITS BYTES TOTAL [--verify]
+ *   native32_modes - - x86_64 MODE BITS BYTES TOTAL [--verify]
  *     IMPL   aesni (key schedules in AES-NI's layout), x86 (aes-586's,
  *            which is aes_core.c's) or x86_64
- *     MODE   ecb, cbc-enc, cbc-dec, xts, lrw (trace32_modes.c's)
+ *     MODE   ecb, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
+ *            (trace32_modes.c's)
  *   prints "tsc MHZ" and "measured IMPL MODE BITS BYTES TOTAL TSC_CYCLES_PER_BYTE",
- *   the fastest of repeated passes over the buffers (warm caches); exit 1
- *   when the output differs from the 64-bit library's for the same calls.
+ *   the fastest of repeated passes over the buffers (warm caches), or with
+ *   --verify "ok IMPL MODE BITS BYTES TOTAL" and no timing; exit 1 when the
+ *   output, or the state the calls carry from sector to sector (CBC's
+ *   ivec, CTR's counter, OCB's offset, checksum and block number), differs
+ *   from the 64-bit library's for the same calls.
+ *
+ * CTR's counter block and OCB's nonce-dependent Offset_0 and L_ table are
+ * made as OpenSSL's OCB makes them (test/lib/ocb_mode.c); both streams
+ * continue from call to call and from pass to pass.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -29,6 +37,8 @@
 
 #include "aes/aes_c.h"
 #include "aes/aesni_x86_64.h"
+#include "../../test/lib/ocb_mode.h"
+#include "dm_modes.h"
 #include "map32.h"
 
 typedef void replay_fn(uint32_t *stack32, uint64_t reps, const uint32_t *args);
@@ -43,6 +53,7 @@ static struct {
     unsigned char *in, *out, *iv;
     AES_KEY *key1, *key2;
     LRW128_TWEAK *tweak;
+    struct dm_ocb *ocb;
     replay_fn *replay;
     uint32_t *stack32;
 } run;
@@ -63,6 +74,12 @@ static void call64(const unsigned char *in, unsigned char *out, size_t len,
         aesni_cbc_encrypt(in, out, len, k1, iv, m[4] == 'e');
     else if (strcmp(m, "xts") == 0)
         aesni_xts_encrypt(in, out, len, k1, k2, iv);
+    else if (strcmp(m, "ctr") == 0)
+        dm_ctr_call(aesni_ctr32_encrypt_blocks, in, out, len, k1, iv);
+    else if (strcmp(m, "ocb-enc") == 0)
+        dm_ocb_call(aesni_ocb_encrypt, in, out, len, k1, run.ocb);
+    else if (strcmp(m, "ocb-dec") == 0)
+        dm_ocb_call(aesni_ocb_decrypt, in, out, len, k1, run.ocb);
     else
         CRYPTO_lrw128_encrypt_ecb(run.tweak, k1, ecb64, 1, iv, in, out, len);
 }
@@ -78,10 +95,51 @@ static void pass(const AES_KEY *k1, const AES_KEY *k2, int native)
         const void *second = k2;
         if (strcmp(run.mode, "lrw") == 0)
             second = run.tweak;
+        else if (strncmp(run.mode, "ocb", 3) == 0)
+            second = run.ocb;
         const uint32_t args[6] = { LOW(run.in + off), LOW(run.out + off), (uint32_t)run.bytes,
                                    LOW(k1), LOW(second), LOW(run.iv) };
         run.replay(run.stack32, 1, args);
     }
+}
+
+/* The state of a stream's start: CBC's ivec, XTS's tweak, LRW's index,
+ * CTR's counter block; OCB's state. */
+static unsigned char iv0[16];
+static struct dm_ocb ocb0;
+
+static void start_streams(void)
+{
+    memcpy(run.iv, iv0, 16);
+    *run.ocb = ocb0;
+}
+
+/* OCB's state after Offset_0 for a 12-byte nonce and a 16-byte tag. */
+static void ocb_start(const unsigned char *user, int bits)
+{
+    static const unsigned char nonce[12] = { 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12,
+                                             0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65 };
+    AES_KEY ek, dk;
+    struct ocb_mode o;
+    aes_c_set_encrypt_key(user, bits, &ek);
+    aes_c_set_decrypt_key(user, bits, &dk);
+    ocb_mode_init(&o, &ek, &dk, aes_c_encrypt_block128, aes_c_decrypt_block128, NULL, NULL);
+    if (ocb_mode_setiv(&o, nonce, sizeof(nonce), 16) != 0)
+        fail("OCB nonce refused", NULL);
+    memcpy(ocb0.offset, o.offset, 16);
+    memcpy(ocb0.l, o.l, sizeof(ocb0.l));
+    memset(ocb0.checksum, 0, 16);
+    ocb0.next = 1;
+}
+
+static int known_mode(const char *m)
+{
+    static const char *const modes[] = { "ecb", "cbc-enc", "cbc-dec", "xts", "lrw",
+                                         "ctr", "ocb-enc", "ocb-dec" };
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+        if (strcmp(m, modes[i]) == 0)
+            return 1;
+    return 0;
 }
 
 static double tsc_mhz(void)
@@ -98,8 +156,10 @@ static double tsc_mhz(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 8)
-        fail("usage: native32_modes PROGRAM32|- REPLAY.so|- aesni|x86|x86_64 MODE BITS BYTES TOTAL", NULL);
+    int verify = argc == 9 && strcmp(argv[8], "--verify") == 0;
+    if (argc != 8 && !verify)
+        fail("usage: native32_modes PROGRAM32|- REPLAY.so|- aesni|x86|x86_64 MODE BITS BYTES TOTAL "
+             "[--verify]", NULL);
     const char *impl = argv[3];
     run.mode = argv[4];
     run.bits = atoi(argv[5]);
@@ -108,8 +168,7 @@ int main(int argc, char **argv)
     int native = strcmp(impl, "x86_64") == 0, layout_c = strcmp(impl, "x86") == 0;
     if ((!native && !layout_c && strcmp(impl, "aesni") != 0) || (run.bits != 128 && run.bits != 192 && run.bits != 256)
         || run.bytes < 16 || run.bytes % 16 || run.total % run.bytes || run.total > MAX_TOTAL
-        || (strcmp(run.mode, "ecb") && strcmp(run.mode, "cbc-enc") && strcmp(run.mode, "cbc-dec")
-            && strcmp(run.mode, "xts") && strcmp(run.mode, "lrw")))
+        || !known_mode(run.mode))
         fail("bad IMPL, MODE, BITS, BYTES or TOTAL", NULL);
     if (!native) {
         map_program(argv[1]);
@@ -133,16 +192,17 @@ int main(int argc, char **argv)
     run.key1 = (AES_KEY *)(keys + 64);
     run.key2 = (AES_KEY *)(keys + 1024);
     run.tweak = (LRW128_TWEAK *)(keys + 4096);
+    run.ocb = (struct dm_ocb *)(keys + 8192);
 
     /* As trace32_modes.c recorded the call (LRW's flow depends on the index). */
-    unsigned char user[32], iv0[16];
+    unsigned char user[32];
     for (unsigned i = 0; i < sizeof(user); i++)
         user[i] = (unsigned char)(17 * i + 5);
     for (unsigned i = 0; i < 16; i++)
         iv0[i] = (unsigned char)(0xa5 ^ i);
     for (size_t i = 0; i < run.total; i++)
         run.in[i] = (unsigned char)(i * 29 + 3);
-    int dec = strcmp(run.mode, "cbc-dec") == 0;
+    int dec = strcmp(run.mode, "cbc-dec") == 0 || strcmp(run.mode, "ocb-dec") == 0;
     AES_KEY ref1, ref2;
     if ((dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(user, run.bits, &ref1) != 0
         || aesni_set_encrypt_key(user, run.bits, &ref2) != 0)
@@ -155,21 +215,32 @@ int main(int argc, char **argv)
         *run.key2 = ref2;
     }
     CRYPTO_lrw128_init(run.tweak, user);
+    ocb_start(user, run.bits);
 
     /* The reference: the same calls through the 64-bit library. */
     static unsigned char want[MAX_TOTAL];
-    memcpy(run.iv, iv0, 16);
+    unsigned char want_iv[16];
+    struct dm_ocb want_ocb;
+    start_streams();
     {
         unsigned char *o = run.out;
         run.out = want;
         pass(&ref1, &ref2, 1);
         run.out = o;
     }
-    memcpy(run.iv, iv0, 16);
+    memcpy(want_iv, run.iv, 16);
+    want_ocb = *run.ocb;
+    start_streams();
     memset(run.out, 0, run.total);
     pass(run.key1, run.key2, native);
     if (memcmp(run.out, want, run.total) != 0)
         fail("the calls computed a wrong result", run.mode);
+    if (memcmp(run.iv, want_iv, 16) != 0 || memcmp(run.ocb, &want_ocb, sizeof(want_ocb)) != 0)
+        fail("the calls left a wrong state for the next sector", run.mode);
+    if (verify) {
+        printf("ok %s %s %d %zu %zu\n", impl, run.mode, run.bits, run.bytes, run.total);
+        return 0;
+    }
 
     /* Timing: batches of passes of at least 2e5 TSC cycles, the fastest
      * of about 0.3e9 cycles of them. */

@@ -8,18 +8,24 @@
  * of ours (the names are the same).
  *
  *   trace32_modes IMPL MODE BITS BYTES
- *     IMPL  aesni: OpenSSL's aesni_* names (ECB, CBC and XTS directly; LRW
- *           through the C mode's ECB form over aesni_ecb_encrypt, as
- *           casm_aes_lrw runs it); x86: aes-586 behind AES_* (ECB a loop
- *           of AES_encrypt, as OpenSSL's generic ECB; CBC AES_cbc_encrypt;
- *           XTS and LRW the C modes over AES_encrypt)
- *     MODE  ecb, cbc-enc, cbc-dec, xts, lrw (all encrypt but cbc-dec)
+ *     IMPL  aesni: OpenSSL's aesni_* names (ECB, CBC, XTS, CTR and OCB
+ *           directly, CTR and OCB as dm_modes.h calls them; LRW through
+ *           the C mode's ECB form over aesni_ecb_encrypt, as casm_aes_lrw
+ *           runs it); x86: aes-586 behind AES_* (ECB a loop of
+ *           AES_encrypt, as OpenSSL's generic ECB; CBC AES_cbc_encrypt;
+ *           XTS and LRW the C modes over AES_encrypt; aes-586 has no CTR
+ *           or OCB bulk: CTR a C ctr32 loop over AES_encrypt, OCB
+ *           test/lib/ocb_model.h's C over AES_encrypt/AES_decrypt, each
+ *           in the shape of the aesni function and called the same way)
+ *     MODE  ecb, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
+ *           (all encrypt but cbc-dec and ocb-dec)
  *   prints "trace IMPL MODE BITS BYTES COUNT" and COUNT hex addresses.
  *
  * Every call goes through one shape, run_mode below, whose arguments
  * bench/x86mca/native32_modes.c gives again when it replays the trace:
- *   (in, out, len, key1, key2, iv): key2 is XTS's tweak schedule or LRW's
- *   tweak table, iv XTS's tweak or LRW's index, CBC's ivec.
+ *   (in, out, len, key1, key2, iv): key2 is XTS's tweak schedule, LRW's
+ *   tweak table or OCB's struct dm_ocb, iv XTS's tweak, LRW's index, CBC's
+ *   ivec or CTR's counter block.
  */
 #include "../../test/abi32/abi32_typed.h"
 
@@ -31,6 +37,8 @@
 #include <openssl/modes.h>
 
 #include "aes/aesni_x86.h"
+#include "../../test/lib/ocb_model.h"
+#include "dm_modes.h"
 
 typedef void mode_fn(const unsigned char *in, unsigned char *out, size_t len,
                      void *key1, void *key2, unsigned char *iv);
@@ -45,6 +53,37 @@ static void aesni_ecb(const unsigned char *in, unsigned char *out, size_t len,
                       const void *key, int enc)
 {
     aesni_ecb_encrypt(in, out, len, key, enc);
+}
+
+/* aes-586's stand-ins for the bulk functions it lacks (see above). */
+static void aes586_decrypt_block(const unsigned char in[16], unsigned char out[16], const void *key)
+{
+    AES_decrypt(in, out, key);
+}
+static void aes586_ctr32(const unsigned char *in, unsigned char *out, size_t blocks,
+                         const void *key, const unsigned char ivec[16])
+{
+    unsigned char counter[16], pad[16];
+    memcpy(counter, ivec, 16);
+    uint32_t low = load_be32(counter + 12);
+    for (size_t j = 0; j < blocks; j++, in += 16, out += 16) {
+        store_be32(counter + 12, low + (uint32_t)j);
+        AES_encrypt(counter, pad, key);
+        xor_bytes(out, in, pad, 16);
+    }
+}
+static void aes586_ocb_enc(const unsigned char *in, unsigned char *out, size_t blocks,
+                           const void *key, size_t start_block_num, unsigned char offset_i[16],
+                           const unsigned char L_[][16], unsigned char checksum[16])
+{
+    ocb_model_bulk(in, out, blocks, key, aes586_block, 1, start_block_num, offset_i, L_, checksum);
+}
+static void aes586_ocb_dec(const unsigned char *in, unsigned char *out, size_t blocks,
+                           const void *key, size_t start_block_num, unsigned char offset_i[16],
+                           const unsigned char L_[][16], unsigned char checksum[16])
+{
+    ocb_model_bulk(in, out, blocks, key, aes586_decrypt_block, 0, start_block_num, offset_i, L_,
+                   checksum);
 }
 
 static void aesni_ecb_mode(const unsigned char *in, unsigned char *out, size_t len,
@@ -75,6 +114,18 @@ static void aesni_lrw_mode(const unsigned char *in, unsigned char *out, size_t l
 {
     CRYPTO_lrw128_encrypt_ecb(key2, key1, aesni_ecb, 1, iv, in, out, len);
 }
+
+/* CTR and OCB in run_mode's shape: CALL over its arguments (dm_modes.h). */
+#define RUN_MODE(name, call)                                                                \
+    static void name(const unsigned char *in, unsigned char *out, size_t len, void *key1, \
+                     void *key2, unsigned char *iv)                                        \
+    {                                                                                      \
+        (void)key2, (void)iv;                                                              \
+        call;                                                                              \
+    }
+RUN_MODE(aesni_ctr_mode, dm_ctr_call(aesni_ctr32_encrypt_blocks, in, out, len, key1, iv))
+RUN_MODE(aesni_ocb_enc_mode, dm_ocb_call(aesni_ocb_encrypt, in, out, len, key1, key2))
+RUN_MODE(aesni_ocb_dec_mode, dm_ocb_call(aesni_ocb_decrypt, in, out, len, key1, key2))
 
 static void x86_ecb_mode(const unsigned char *in, unsigned char *out, size_t len,
                          void *key1, void *key2, unsigned char *iv)
@@ -107,6 +158,10 @@ static void x86_lrw_mode(const unsigned char *in, unsigned char *out, size_t len
     CRYPTO_lrw128_encrypt(key2, key1, aes586_block, iv, in, out, len);
 }
 
+RUN_MODE(x86_ctr_mode, dm_ctr_call(aes586_ctr32, in, out, len, key1, iv))
+RUN_MODE(x86_ocb_enc_mode, dm_ocb_call(aes586_ocb_enc, in, out, len, key1, key2))
+RUN_MODE(x86_ocb_dec_mode, dm_ocb_call(aes586_ocb_dec, in, out, len, key1, key2))
+
 static const struct entry {
     const char *impl, *mode;
     mode_fn *fn;
@@ -116,6 +171,9 @@ static const struct entry {
     { "aesni", "lrw", aesni_lrw_mode },     { "x86", "ecb", x86_ecb_mode },
     { "x86", "cbc-enc", x86_cbc_enc_mode }, { "x86", "cbc-dec", x86_cbc_dec_mode },
     { "x86", "xts", x86_xts_mode },         { "x86", "lrw", x86_lrw_mode },
+    { "aesni", "ctr", aesni_ctr_mode },     { "aesni", "ocb-enc", aesni_ocb_enc_mode },
+    { "aesni", "ocb-dec", aesni_ocb_dec_mode }, { "x86", "ctr", x86_ctr_mode },
+    { "x86", "ocb-enc", x86_ocb_enc_mode }, { "x86", "ocb-dec", x86_ocb_dec_mode },
 };
 
 #define MAX_BYTES 4096
@@ -125,6 +183,7 @@ static const struct entry {
 static unsigned char in[MAX_BYTES], out[MAX_BYTES], iv[16];
 static AES_KEY key1, key2;
 static LRW128_TWEAK tweak;
+static struct dm_ocb ocb;
 static uint32_t eips[MAX_TRACE];
 
 int main(int argc, char **argv)
@@ -135,7 +194,8 @@ int main(int argc, char **argv)
         if (strcmp(entries[i].impl, argv[1]) == 0 && strcmp(entries[i].mode, argv[2]) == 0)
             e = &entries[i];
     if (!e || (bits != 128 && bits != 192 && bits != 256) || bytes == 0 || bytes % 16 || bytes > MAX_BYTES) {
-        fprintf(stderr, "usage: %s aesni|x86 ecb|cbc-enc|cbc-dec|xts|lrw 128|192|256 BYTES "
+        fprintf(stderr, "usage: %s aesni|x86 ecb|cbc-enc|cbc-dec|xts|lrw|ctr|ocb-enc|ocb-dec "
+                "128|192|256 BYTES "
                 "(a multiple of 16, at most %d)\n", argv[0], MAX_BYTES);
         return 2;
     }
@@ -148,7 +208,8 @@ int main(int argc, char **argv)
         iv[i] = (unsigned char)(0xa5 ^ i);
     for (unsigned i = 0; i < bytes; i++)
         in[i] = (unsigned char)(i * 29 + 3);
-    int aesni = strcmp(e->impl, "aesni") == 0, dec = strcmp(e->mode, "cbc-dec") == 0;
+    int aesni = strcmp(e->impl, "aesni") == 0;
+    int dec = strcmp(e->mode, "cbc-dec") == 0 || strcmp(e->mode, "ocb-dec") == 0;
     int rc = aesni ? (dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(key, (int)bits, &key1)
                      | aesni_set_encrypt_key(key, (int)bits, &key2)
                    : (dec ? AES_set_decrypt_key : AES_set_encrypt_key)(key, (int)bits, &key1)
@@ -158,9 +219,17 @@ int main(int argc, char **argv)
         return 1;
     }
     CRYPTO_lrw128_init(&tweak, key);
+    /* OCB's flow may depend on the parity of the first block's number
+     * (OpenSSL's does): the replays' calls start from blocks 1 + k BYTES/16,
+     * all odd as this one when a call has an even number of blocks
+     * (dmcrypt.pl runs OCB only then); offsets, checksum and L_ are data,
+     * zeros here. */
+    ocb.next = 1;
     const void *k2 = &key2;
     if (strcmp(e->mode, "lrw") == 0)
         k2 = &tweak;
+    else if (strncmp(e->mode, "ocb", 3) == 0)
+        k2 = &ocb;
     const uint32_t args[6] = { PTR(in), PTR(out), bytes, PTR(&key1), PTR(k2), PTR(iv) };
     char err[512];
     size_t n = 0;
