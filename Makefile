@@ -192,6 +192,7 @@ include test/sha1_586/sha1_586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
 include test/aesni86/aesni86.mk
+include test/ctgrind/ctgrind.mk
 include bench/x86mca/x86mca.mk
 include bench/x86mca/sha1_586.mk
 
@@ -308,6 +309,8 @@ help:
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'
 	@echo '                  code compared with OpenSSL'"'"'s translator'"'"'s (XLATE_ARGS=...)'
+	@echo '  ct-report       every AES and SHA-1 path under valgrind memcheck, key and data'
+	@echo '                  secret: clean, exposed or not covered (CT_REPORT_ARGS=...)'
 	@echo '  clean           remove build/'
 	@echo 'Variables (make VAR=value):'
 	@echo '  CC CFLAGS AR PERL   compiler, flags, archiver, perl ($(CC) $(CFLAGS))'
