@@ -192,6 +192,7 @@ include test/sha1_586/sha1_586.mk
 include test/step/step.mk
 include test/abi32/abi32.mk
 include test/aesni86/aesni86.mk
+include test/ctgrind/ctgrind.mk
 include test/guard/guard.mk
 include bench/x86mca/x86mca.mk
 include bench/x86mca/sha1_586.mk
@@ -309,6 +310,8 @@ help:
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'
 	@echo '                  code compared with OpenSSL'"'"'s translator'"'"'s (XLATE_ARGS=...)'
+	@echo '  ct-report       every AES and SHA-1 path under valgrind memcheck, key and data'
+	@echo '                  secret: clean, exposed or not covered (CT_REPORT_ARGS=...)'
 	@echo '  clean           remove build/'
 	@echo 'Variables (make VAR=value):'
 	@echo '  CC CFLAGS AR PERL   compiler, flags, archiver, perl ($(CC) $(CFLAGS))'
@@ -317,7 +320,7 @@ help:
 	@echo '  PREFIX DESTDIR      install location ($(PREFIX)); LIBDIR, INCDIR below it'
 	@echo '  VECTORS             test vector directory ($(VECTORS))'
 	@echo '  BENCH_ARGS          options for the benchmark (build/bench/bench --help)'
-	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC QEMU_I386 QEMU_X86_64 WINE64 ...'
+	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC QEMU_I386 QEMU_X86_64 WINE64 VALGRIND ...'
 	@echo '                      optional tools (mk/toolchain.mk)'
 
 include mk/dist.mk

@@ -26,6 +26,7 @@ QEMU_X86_64  ?= qemu-x86_64
 WINE64       ?= /usr/lib/wine/wine64
 GNUPLOT      ?= gnuplot
 GDB          ?= gdb
+VALGRIND     ?= valgrind
 
 # have_cmd WORDS: "yes" when the first word of WORDS is a command.
 have_cmd = $(if $(shell command -v $(firstword $(1)) 2>/dev/null),yes)
@@ -49,6 +50,10 @@ HAVE_WINE64  := $(if $(wildcard $(WINE64)),yes,$(call have_cmd,$(WINE64)))
 HAVE_GNUPLOT := $(call have_cmd,$(GNUPLOT))
 # The CPU-model matrix drives gdb through its Python API.
 HAVE_GDB     := $(shell $(GDB) -nx -batch -ex 'python import gdb' >/dev/null 2>&1 && echo yes)
+# The constant-time report runs valgrind's memcheck, and its program
+# includes <valgrind/memcheck.h> (the same package).
+HAVE_VALGRIND := $(and $(call have_cmd,$(VALGRIND)),$(shell printf '\043include <valgrind/memcheck.h>\nint main(void){return (int)RUNNING_ON_VALGRIND;}\n' \
+                   | $(CC) -x c -o /dev/null - >/dev/null 2>&1 && echo yes))
 # The ELF unwind checker links libunwind-ptrace.
 LIBUNWIND_LIB  := libunwind-ptrace
 HAVE_LIBUNWIND := $(shell $(CC) $$(pkg-config --cflags libunwind-ptrace 2>/dev/null) -include libunwind-ptrace.h \
@@ -62,7 +67,7 @@ HAVE_WIN64 := $(and $(HAVE_MINGW64),$(HAVE_NASM))
 # Each tool: the variable naming it, the Debian package, what needs it.
 # The name is the HAVE_ variable's suffix.
 TOOLCHAIN := CC32 NASM MINGW64 MINGW32 CLANG FUZZ LLVM_OBJDUMP LLVM_MCA QEMU_I386 \
-             QEMU_X86_64 WINE64 GNUPLOT GDB LIBUNWIND LIBCRYPTO_A
+             QEMU_X86_64 WINE64 GNUPLOT GDB VALGRIND LIBUNWIND LIBCRYPTO_A
 tool_CC32         := CC32 gcc-multilib the 32-bit library (build/m32), the aes-586 and 32-bit layer programs and checkers
 tool_NASM         := NASM nasm the nasm (Win64) and win32n flavours' objects
 tool_MINGW64      := MINGW64_CC gcc-mingw-w64-x86-64 the Win64 test programs
@@ -76,6 +81,7 @@ tool_QEMU_X86_64  := QEMU_X86_64 qemu-user the CPU-model runs
 tool_WINE64       := WINE64 wine64 running the Win64 programs
 tool_GNUPLOT      := GNUPLOT gnuplot-nox the benchmark plot
 tool_GDB          := GDB gdb the internal paths of the CPU-model matrix
+tool_VALGRIND     := VALGRIND valgrind the constant-time report (make ct-report, its ct_check programs)
 tool_LIBUNWIND    := LIBUNWIND_LIB libunwind-dev the ELF unwind checker
 tool_LIBCRYPTO_A  := LIBCRYPTO_A libssl-dev comparisons with OpenSSL's own objects (libcrypto.a)
 tool_var  = $(word 1,$(tool_$(1)))

@@ -30,6 +30,7 @@ my @TOOLS = (
     [ MINGW64_CC => 'gcc-mingw-w64-x86-64', 'x86_64-w64-mingw32-gcc' ],
     [ MINGW32_CC => 'gcc-mingw-w64-i686',   'i686-w64-mingw32-gcc' ],
     [ FUZZ_CC    => 'libclang-rt-14-dev',   '-fsanitize=fuzzer ' ],
+    [ VALGRIND   => 'valgrind',             'ctgrind/ct_check' ],
 );
 my $nothing = "$scratch/no-such-tool";
 
