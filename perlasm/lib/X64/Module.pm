@@ -33,7 +33,8 @@ sub pipe_output {
         . Common::CommandLine::module_name() . " module ($0) as assembly for one flavour.");
     my @cmd = ($^X, $xlate, $flavour, defined $output ? $output : '-');
     $ENV{PERLASM_SOURCE} //= $0;
-    $ENV{PERLASM_END_MARK} = $END_MARK;
+    # The translator's environment only: nothing else the module runs.
+    local $ENV{PERLASM_END_MARK} = $END_MARK;
     $xlate_pid = open(my $pipe, '|-', @cmd) or die "$0: cannot run $xlate: $!\n";
     # Should the translator stop at an error, the module's later prints
     # fail quietly and finish() returns its status, instead of SIGPIPE
