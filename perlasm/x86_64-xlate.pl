@@ -20,7 +20,8 @@ use lib "$FindBin::Bin/lib";
 use X64::Translate;
 use X64::CommandLine ();
 use X64::Origin ();
-use Common::Output qw(write_atomic);
+use Common::Output qw(write_output);
+use X64::Parser ();
 
 # Flavour, compiler flags (ignored), output: see X64::CommandLine.
 my ($flavour, $output) = X64::CommandLine::parse(\@ARGV,
@@ -32,7 +33,10 @@ require "$file.pm";
 
 # The name errors report: the module that produced the text, if known.
 my ($source, $source_path) = X64::Origin::module_script();
+my $prog = $source // 'x86_64-xlate.pl';
 $source //= '<stdin>';
+# Set by X64::Module: the line its finish() ends the text with.
+my $end_mark = delete $ENV{PERLASM_END_MARK};
 my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour));
 my $lineno = 0;
 my $current = '';
@@ -40,7 +44,7 @@ my $text = eval {
     # A Perl warning from the layer is a bug in the layer: stop at the line
     # that caused it, as for any other error, rather than write doubtful code.
     local $SIG{__WARN__} = sub { die "internal error in the translator: $_[0]" };
-    my @lines = map { s/\r?\n$//r } <STDIN>;
+    my @lines = read_text();
     $xl->prescan(@lines);
     for my $line (@lines) {
         $lineno++;
@@ -66,8 +70,33 @@ if (!defined $text) {
 }
 
 # Temporary beside the target, renamed into place: never a partial file.
-if (defined(my $why = write_atomic($output, $text))) {
-    print STDERR "$0: cannot write $output: $why\n";
-    exit 1;
-}
+write_output($prog, $output, $text);
 exit 0;
+
+# The lines of standard input, without their line ends.  Dies, with
+# $lineno (and $current where quoting helps) set, on input that is not
+# text, that is empty, that stops in the middle of a line or, from a
+# module, before its X64::Module::finish.
+sub read_text {
+    my @lines = <STDIN>;
+    if (defined $end_mark) {
+        $lineno = 'end';
+        die "the text stops before its module's end (X64::Module::finish not reached):"
+            . " the module was interrupted or failed\n"
+            unless @lines && $lines[-1] =~ s/\Q$end_mark\E\n\z//;
+        pop @lines if $lines[-1] eq '';
+    }
+    $lineno = 0;
+    for my $line (@lines) {
+        $lineno++;
+        X64::Parser::check_text($line =~ s/\r?\n\z//r);
+    }
+    $lineno = 'end';
+    die "no perlasm text: the input is empty\n" unless grep { /\S/ } @lines;
+    if ($lines[-1] !~ /\n\z/) {
+        ($lineno, $current) = (scalar @lines, $lines[-1]);
+        die "the text stops in the middle of line $lineno (no newline at its end): cut short?\n";
+    }
+    $lineno = 0;
+    return map { s/\r?\n\z//r } @lines;
+}

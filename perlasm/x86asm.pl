@@ -120,12 +120,21 @@ sub set_switches {
     }
 }
 
+my $finished;
 sub asm_finish {
     prog()->finish;
     my $text = $emitter->render($program);
-    if (defined(my $why = Common::Output::write_atomic($output, $text))) {
-        print STDERR "$0: cannot write $output: $why\n";
-        exit 1;
+    Common::Output::write_output(Common::CommandLine::program(), $output, $text);
+    $finished = 1;
+}
+
+# A module that returns without calling asm_finish has written nothing:
+# an error rather than a silent exit 0.
+END {
+    if ($program && !$finished && $? == 0) {
+        print STDERR Common::CommandLine::program() . ": the module ended without asm_finish:"
+            . " nothing written to " . Common::Output::describe($output) . "\n";
+        $? = 1;
     }
 }
 

@@ -12,7 +12,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
-use Common::Output qw(write_atomic);
+use Common::Output qw(write_output);
 
 my $out = shift or die "usage: $0 OUTPUT.h\n";
 
@@ -31,5 +31,4 @@ for my $w (0 .. $#Common::IA32Cap::WORDS) {
 }
 $text .= "\n#endif\n";
 
-my $err = write_atomic($out, $text);
-die "$0: cannot write $out: $err\n" if defined $err;
+write_output($0, $out, $text);

@@ -19,10 +19,35 @@ use warnings;
 use Exporter 'import';
 use X64::ISA qw(register_info lookup_mnemonic size_suffix gp64_of);
 
-our @EXPORT_OK = qw(parse_line map_symbols);
+our @EXPORT_OK = qw(parse_line map_symbols check_text);
 
 # Errors are "die"d as plain text; the driver adds file and line.
 sub fail { die "$_[0]\n" }
+
+# Well-formed UTF-8, one character at a time (no overlong form, no
+# surrogate, nothing above U+10FFFF).
+my $UTF8_CHAR = qr/[\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]
+                 |[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]
+                 |\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}/x;
+
+# check_text(LINE): LINE (bytes, its newline removed) must be text: UTF-8
+# with no control character but tab and form feed.  Binary input (NUL
+# bytes, random bytes) stops here at its first line, naming the column,
+# rather than as a parse error quoting the bytes.
+sub check_text {
+    my ($line) = @_;
+    if ($line =~ /[\x00-\x08\x0a\x0b\x0d-\x1f\x7f]/) {
+        my $byte = ord substr($line, $-[0], 1);
+        fail(sprintf('not text: %s at column %d (binary input?)',
+                     $byte ? sprintf('control character 0x%02x', $byte) : 'a NUL byte', $-[0] + 1));
+    }
+    return unless $line =~ /[\x80-\xff]/;
+    pos($line) = 0;
+    1 while $line =~ /\G(?:[\x00-\x7f]+|$UTF8_CHAR)/gc;
+    my $at = pos($line);
+    fail(sprintf('not UTF-8 text: byte 0x%02x at column %d (binary input?)', ord substr($line, $at, 1), $at + 1))
+        if $at < length $line;
+}
 
 # Comments: '#' to the end of the line and C's /* ... */ (OpenSSL's
 # modules write both), neither inside a string.  A /* left open is an
