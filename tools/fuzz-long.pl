@@ -32,12 +32,15 @@ GetOptions('build=s' => \$build, 'seconds=i' => \$seconds, 'jobs=i' => \$jobs,
 $ENV{BUILD} = $build;   # Toolchain.pm reads BUILD/toolchain.txt
 
 my %want = map { $_ => 1 } split ' ', $only // '';
+my %known = map { $_ => 1 } FuzzRun::targets();
+die "--targets: unknown target $_ (known: @{[ FuzzRun::targets() ]})\n" for grep { !$known{$_} } sort keys %want;
 my @names = grep { !%want || $want{$_} } FuzzRun::targets();
 
 # Each architecture: the directory, the command prefix, the timeout per input.
 my @arch;
 if (!missing('FUZZ')) {
-    push @arch, { arch => 'x86_64', dir => "$build/fuzz", prefix => [], timeout => 10 };
+    push @arch, { arch => 'x86_64', dir => "$build/fuzz", prefix => [], timeout => 10,
+                  name_seeds => 0 };
 } else {
     print "skipped x86_64: ", missing('FUZZ'), "\n";
 }
@@ -46,7 +49,8 @@ if (my $why = missing('FUZZ32', 'CC32', 'QEMU_I386')) {
 } else {
     push @arch, { arch => 'i386', dir => "$build/fuzz32",
                   prefix => [ 'env', 'ASAN_OPTIONS=detect_leaks=0', split ' ', tool('QEMU_I386') ],
-                  timeout => 120 };   # no LeakSanitizer under qemu (71-fuzz32.t says why)
+                  timeout => 120,     # no LeakSanitizer under qemu (71-fuzz32.t says why)
+                  name_seeds => 1 };  # nor a readable directory (FuzzRun::seed_inputs)
 }
 
 my @runs;
@@ -61,10 +65,13 @@ for my $a (@arch) {
         my $seeded = grep { !/^\./ } readdir $dh;
         closedir $dh;
         FuzzRun::write_seeds($t, $corpus) unless $seeded;
+        my ($named, $n) = $a->{name_seeds} ? FuzzRun::seed_inputs($corpus) : ();
+        print "$a->{arch} $t: $n of the corpus files named (one argument's worth)\n"
+            if $a->{name_seeds} && $n < $seeded;
         push @runs, { target => $t, arch => $a->{arch}, base => $base, corpus => $corpus,
                       cmd => [ @{ $a->{prefix} }, $bin,
                                FuzzRun::options($t, "$arts/", $a->{timeout}),
-                               $corpus ] };
+                               $named // (), $corpus ] };
     }
 }
 die "no fuzz target to run\n" unless @runs;

@@ -8,7 +8,7 @@
 # libclang-rt-14-dev for the i386 runtimes, lib32stdc++-12-dev for the
 # 32-bit C++ library they need).
 #
-#   build/fuzz32/fuzz_*               the four targets
+#   build/fuzz32/fuzz_*               the targets of test/fuzz/fuzz_*.c
 #   build/fuzz32/fuzz_modes_planted   fuzz_modes with a planted fault: the
 #       32-bit "aesni" ECB reaches aesni_ecb_encrypt through a wrapper
 #       (ld --wrap, test/fuzz/planted32.c) that flips one output bit of

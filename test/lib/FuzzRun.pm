@@ -19,7 +19,7 @@ use Time::HiRes qw(time);
 # Target => libFuzzer's longest input.  The constant-time AES core is slow,
 # so fuzz_aes_cores gets shorter data to keep its execution rate up.
 my %max_len = (fuzz_aes_cores => 1024, fuzz_modes => 2048,
-               fuzz_sha1 => 4096, fuzz_ia32cap => 128);
+               fuzz_sha1 => 4096, fuzz_ia32cap => 128, fuzz_ccm_ocb => 2048);
 
 sub targets { return sort keys %max_len }
 sub max_len { my ($t) = @_; return $max_len{$t} }
@@ -54,6 +54,15 @@ sub seeds {
                 push @s, pack('C3', $mode, $flags, $nsplit)
                        . prng_bytes("modes$mode.$v", 2 * $nsplit + 80 + $lens[$v]);
             }
+        }
+    } elsif ($target eq 'fuzz_ccm_ocb') {
+        # Key size x CCM/OCB x direction x in place, misaligned; 0..9
+        # blocks; first block numbers at and around powers of two, and
+        # near the top of a 32-bit size_t.
+        my @start = (0, 1, 6, 14, 62, 254, 1022, 0xfffefff0);
+        for my $sel (0 .. 31) {
+            push @s, pack('CN', $sel | ($sel * 3 % 8) << 5, $start[$sel % 8])
+                   . prng_bytes("ccm_ocb$sel", 80 + 16 * ($sel % 10) + $sel % 3);
         }
     } elsif ($target eq 'fuzz_sha1') {
         # Lengths around the 55/56-byte padding edge and block multiples.
@@ -90,6 +99,26 @@ sub write_seeds {
         close $fh or die "$f: $!\n";
     }
     return scalar @seeds;
+}
+
+# -seed_inputs= naming every file in $dir (sorted), as many as fit in one
+# argument (Linux takes 128 KiB); returns the option (undef for no file)
+# and how many files it names.
+# Under qemu-user a 32-bit program cannot list a directory of this file
+# system (its readdir fails: the host's 64-bit directory offsets do not fit
+# the 32-bit ABI), so libFuzzer would read no corpus ("0 files found");
+# named one by one, the files are read.
+sub seed_inputs {
+    my ($dir) = @_;
+    opendir(my $dh, $dir) or die "$dir: $!\n";
+    my @files = sort grep { !/^\./ } readdir $dh;
+    closedir $dh;
+    my ($arg, $n) = ('-seed_inputs=', 0);
+    for my $f (@files) {
+        last if length($arg) + length("$dir/$f") + 1 > 120_000;
+        $arg .= ($n++ ? ',' : '') . "$dir/$f";
+    }
+    return ($n ? $arg : undef, $n);
 }
 
 # The libFuzzer options every run gets: fixed mutation seed, the target's
@@ -164,6 +193,7 @@ sub summary {
     @s{qw(cov ft corp)} = ($1, $2, $3)
         while $text =~ /\bcov: (\d+) ft: (\d+) corp: (\d+)/g;
     ($s{input}) = $text =~ /Test unit written to (\S+)/;
+    ($s{loaded}) = $text =~ /INFO: seed corpus: files: (\d+)/;
     $s{mismatch} = $text =~ /: MISMATCH: / ? 1 : 0;
     return \%s;
 }
@@ -201,6 +231,7 @@ sub test_targets {
         push @runs, { target => $t, seeds => $n,
                       cmd => [ @{ $o{prefix} // [] }, "$dir/$t",
                                options($t, "$artifacts/$t-", $o{timeout} // 10),
+                               $o{name_seeds} ? (seed_inputs($corpus))[0] // () : (),
                                "-max_total_time=$o{time}",
                                defined $o{runs} ? "-runs=$o{runs}" : (), $corpus ],
                       limit => $o{time} + 3 * ($o{timeout} // 10) + 30 };
@@ -212,6 +243,9 @@ sub test_targets {
         my $label = ($o{label} // '') . $r->{target};
         my $why = $r->{overran} ? "still running after $r->{limit} s, killed"
                                 : why($r->{status});
+        # Every seed must have been read (see seed_inputs).
+        $why //= 'libFuzzer read ' . ($s->{loaded} // 'none') . " of the $r->{seeds} seeds"
+            if ($s->{loaded} // 0) != $r->{seeds};
         if (!defined $why && defined $s->{execs}) {
             ImplRuns::result(1, "$label: $n executions in $secs, no crash or mismatch"
                       . " ($r->{seeds} seeds, coverage " . ($s->{cov} // '?')

@@ -5,9 +5,14 @@
 # qemu-i386, whatever the host kernel runs: the same targets, seeds and
 # runner as test/t/70-fuzz.t (test/lib/FuzzRun.pm), so every AES entry of
 # the 32-bit registry qemu's CPU model has (aes-586's, aesni-x86's, the C)
-# meets the plain references, and SHA-1's 32-bit paths the update splits.
+# meets the plain references (aesni-x86's CCM64 and OCB bulk functions
+# through fuzz_ccm_ocb), and SHA-1's 32-bit paths the update splits.
 # One line per target; a crash, sanitizer report or mismatch fails it with
 # the saved input named.
+#
+# Under qemu-user a 32-bit program cannot list the corpus directory (see
+# FuzzRun::seed_inputs), so the seeds are named one by one; each line
+# also checks that libFuzzer read every seed.
 #
 # Negative control: fuzz_modes_planted, fuzz_modes linked with a wrapper
 # around the 32-bit aesni_ecb_encrypt that flips one output bit of calls
@@ -47,6 +52,7 @@ result(0, "$dir/$_ is missing (run make tests)")
 # Under the emulator a slow input can take far longer than natively.
 FuzzRun::test_targets(dir => $dir, prefix => \@qemu, label => 'qemu-i386: ',
                       targets => [ grep { -x "$dir/$_" } @targets ], timeout => 120,
+                      name_seeds => 1,
                       time => $ENV{FUZZ_TIME} // 10, jobs => $ENV{FUZZ_JOBS} // 2,
                       runs => $ENV{FUZZ_RUNS});
 
@@ -59,6 +65,7 @@ if (-x "$dir/fuzz_modes_planted") {
         target => 'fuzz_modes_planted',
         cmd => [ @qemu, "$dir/fuzz_modes_planted",
                  FuzzRun::options('fuzz_modes', "$arts/planted-", 120),
+                 (FuzzRun::seed_inputs($corpus))[0] // (),
                  '-max_total_time=60', $corpus ], limit => 600 });
     my $s = FuzzRun::summary($r->{log_text});
     my $why = FuzzRun::why($r->{status});
