@@ -330,7 +330,7 @@ help:
 	@echo '  PREFIX DESTDIR      install location ($(PREFIX)); LIBDIR, INCDIR below it'
 	@echo '  VECTORS             test vector directory ($(VECTORS))'
 	@echo '  BENCH_ARGS          options for the benchmark (build/bench/bench --help)'
-	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC QEMU_I386 QEMU_X86_64 WINE64 ...'
+	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC FUZZ32_CC QEMU_I386 QEMU_X86_64 WINE64 ...'
 	@echo '                      optional tools (mk/toolchain.mk)'
 
 include mk/dist.mk

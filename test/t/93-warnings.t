@@ -4,7 +4,7 @@
 # in every configuration the Makefile builds it:
 #  - the compiler commands come from the Makefile itself: `make -n` into a
 #    scratch build directory (test/lib/CompileCommands.pm) for the default
-#    build, NO_ASM=1 and AES_CORE=ct, with CC, CC32 and FUZZ_CC set
+#    build, NO_ASM=1 and AES_CORE=ct, with CC, CC32, FUZZ_CC and FUZZ32_CC set
 #    to the compiler (the -m32 builds, when it can link a 32-bit program)
 #    and the mingw-w64 cross compilers the Makefile uses when installed;
 #  - each source is compiled with its own flags (gcc to /dev/null, clang
