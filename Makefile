@@ -185,6 +185,7 @@ include test/abi/abi.mk
 include test/xlate/xlate.mk
 include test/win64/win64.mk
 include test/fuzz/fuzz.mk
+include test/fuzz/fuzz32.mk
 include test/aesni/aesni.mk
 include test/x86asm/x86asm.mk
 include test/aes586/aes586.mk
@@ -206,6 +207,17 @@ test: test-deps
 	$(MAKE) all
 	BUILD=$(BUILD) VECTORS=$(VECTORS) prove -v test/t/; status=$$?; \
 	  $(PERL) tools/native-paths.pl $(BUILD); exit $$status
+
+# --- the long fuzzing run --------------------------------------------------
+# Every libFuzzer target (64-bit, and -m32 under qemu-i386 when built) for
+# an equal share of FUZZ_LONG_SECONDS, FUZZ_LONG_JOBS at a time, from
+# persistent corpora under build/fuzz-long/; see tools/fuzz-long.pl.
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_LONG_JOBS    ?= 2
+.PHONY: fuzz-long
+fuzz-long: $(if $(HAVE_FUZZ),$(FUZZ_BINS)) $(if $(and $(HAVE_FUZZ32),$(HAVE_CC32)),$(FUZZ32_BINS))
+	$(PERL) tools/fuzz-long.pl --build '$(BUILD)' --seconds '$(FUZZ_LONG_SECONDS)' \
+	  --jobs '$(FUZZ_LONG_JOBS)' $(if $(FUZZ_LONG_TARGETS),--targets '$(FUZZ_LONG_TARGETS)')
 
 # --- benchmark -------------------------------------------------------------
 include bench/bench.mk
@@ -298,6 +310,8 @@ help:
 	@echo '  test-deps       only install the test tools (tools/test-deps.txt)'
 	@echo '  flavours        every module in every flavour, build/gen/flavours/ (part of all)'
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
+	@echo '  fuzz-long       every libFuzzer target (and the -m32 ones under qemu-i386) for'
+	@echo '                  FUZZ_LONG_SECONDS in all (default 3600), corpora in build/fuzz-long/'
 	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound'
 	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (part of bench)'
 	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
@@ -320,7 +334,7 @@ help:
 	@echo '  PREFIX DESTDIR      install location ($(PREFIX)); LIBDIR, INCDIR below it'
 	@echo '  VECTORS             test vector directory ($(VECTORS))'
 	@echo '  BENCH_ARGS          options for the benchmark (build/bench/bench --help)'
-	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC QEMU_I386 QEMU_X86_64 WINE64 VALGRIND ...'
+	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC FUZZ32_CC QEMU_I386 QEMU_X86_64 WINE64 VALGRIND ...'
 	@echo '                      optional tools (mk/toolchain.mk)'
 
 include mk/dist.mk

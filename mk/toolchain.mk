@@ -19,6 +19,7 @@ MINGW32_CC   ?= i686-w64-mingw32-gcc
 MINGW32_AS   ?= i686-w64-mingw32-as
 CLANG        ?= clang
 FUZZ_CC      ?= clang
+FUZZ32_CC    ?= $(FUZZ_CC) -m32
 LLVM_OBJDUMP ?= llvm-objdump
 LLVM_MCA     ?= llvm-mca
 QEMU_I386    ?= qemu-i386
@@ -42,6 +43,9 @@ HAVE_MINGW32 := $(and $(call have_cmd,$(MINGW32_CC)),$(call have_cmd,$(MINGW32_A
 HAVE_CLANG   := $(shell printf 'nop\n' | $(CLANG) -target x86_64-apple-macos10.13 -c -x assembler -o /dev/null - >/dev/null 2>&1 && echo yes)
 HAVE_FUZZ    := $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return !d + !n; }\n' | \
                   $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -x c - -o /dev/null >/dev/null 2>&1 && echo yes)
+# The i386 runtimes also link the 32-bit libstdc++ (lib32stdc++-12-dev).
+HAVE_FUZZ32  := $(shell printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return !d + !n; }\n' | \
+                  $(FUZZ32_CC) -fsanitize=fuzzer,address,undefined -x c - -o /dev/null >/dev/null 2>&1 && echo yes)
 HAVE_LLVM_OBJDUMP := $(call have_cmd,$(LLVM_OBJDUMP))
 HAVE_LLVM_MCA     := $(call have_cmd,$(LLVM_MCA))
 HAVE_QEMU_I386    := $(call have_cmd,$(QEMU_I386))
@@ -66,7 +70,7 @@ HAVE_WIN64 := $(and $(HAVE_MINGW64),$(HAVE_NASM))
 
 # Each tool: the variable naming it, the Debian package, what needs it.
 # The name is the HAVE_ variable's suffix.
-TOOLCHAIN := CC32 NASM MINGW64 MINGW32 CLANG FUZZ LLVM_OBJDUMP LLVM_MCA QEMU_I386 \
+TOOLCHAIN := CC32 NASM MINGW64 MINGW32 CLANG FUZZ FUZZ32 LLVM_OBJDUMP LLVM_MCA QEMU_I386 \
              QEMU_X86_64 WINE64 GNUPLOT GDB VALGRIND LIBUNWIND LIBCRYPTO_A
 tool_CC32         := CC32 gcc-multilib the 32-bit library (build/m32), the aes-586 and 32-bit layer programs and checkers
 tool_NASM         := NASM nasm the nasm (Win64) and win32n flavours' objects
@@ -74,6 +78,7 @@ tool_MINGW64      := MINGW64_CC gcc-mingw-w64-x86-64 the Win64 test programs
 tool_MINGW32      := MINGW32_CC gcc-mingw-w64-i686 the Win32 links of the coff and win32n flavours
 tool_CLANG        := CLANG clang Mach-O objects (macosx flavours)
 tool_FUZZ         := FUZZ_CC libclang-rt-14-dev the libFuzzer targets
+tool_FUZZ32       := FUZZ32_CC lib32stdc++-12-dev the 32-bit libFuzzer targets (build/fuzz32)
 tool_LLVM_OBJDUMP := LLVM_OBJDUMP llvm Mach-O and PE disassembly comparisons
 tool_LLVM_MCA     := LLVM_MCA llvm the 32-bit AES estimates of make bench
 tool_QEMU_I386    := QEMU_I386 qemu-user running the 32-bit programs

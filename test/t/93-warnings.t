@@ -4,7 +4,7 @@
 # in every configuration the Makefile builds it:
 #  - the compiler commands come from the Makefile itself: `make -n` into a
 #    scratch build directory (test/lib/CompileCommands.pm) for the default
-#    build, NO_ASM=1 and AES_CORE=ct, with CC, CC32 and FUZZ_CC set
+#    build, NO_ASM=1 and AES_CORE=ct, with CC, CC32, FUZZ_CC and FUZZ32_CC set
 #    to the compiler (the -m32 builds, when it can link a 32-bit program)
 #    and the mingw-w64 cross compilers the Makefile uses when installed;
 #  - each source is compiled with its own flags (gcc to /dev/null, clang
@@ -36,7 +36,7 @@ delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES CFLAGS)};
 
 my @CONFIGS = ([ 'default build' => {} ], [ 'NO_ASM=1' => { NO_ASM => 1 } ],
                [ 'AES_CORE=ct' => { AES_CORE => 'ct' } ]);
-my @TARGETS = qw(all fuzz m32 bench-x86mca bench-dmcrypt32 bench-sha1-586-objs);
+my @TARGETS = qw(all fuzz fuzz32 m32 bench-x86mca bench-dmcrypt32 bench-sha1-586-objs);
 my $JOBS    = 2;                    # the machine's cores
 
 sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return ''; local $/; return <$fh> // '' }
@@ -84,7 +84,7 @@ for my $cc (qw(gcc clang)) {
         push @skipped, "$cc not installed";
         next;
     }
-    my %vars = (CC => $cc, CC32 => "$cc -m32", FUZZ_CC => $cc);
+    my %vars = (CC => $cc, CC32 => "$cc -m32", FUZZ_CC => $cc, FUZZ32_CC => "$cc -m32");
     my $n = 0;
     for my $config (@CONFIGS) {
         my ($label, $extra) = @$config;

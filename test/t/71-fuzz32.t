@@ -1,0 +1,90 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
+# The libFuzzer targets built -m32 over the 32-bit library (clang -m32 with
+# ASan and UBSan, build/fuzz32/ by test/fuzz/fuzz32.mk), run under
+# qemu-i386, whatever the host kernel runs: the same targets, seeds and
+# runner as test/t/70-fuzz.t (test/lib/FuzzRun.pm), so every AES entry of
+# the 32-bit registry qemu's CPU model has (aes-586's, aesni-x86's, the C)
+# meets the plain references (aesni-x86's CCM64 and OCB bulk functions
+# through fuzz_ccm_ocb), and SHA-1's 32-bit paths the update splits.
+# One line per target; a crash, sanitizer report or mismatch fails it with
+# the saved input named.
+#
+# Under qemu-user a 32-bit program cannot list the corpus directory (see
+# FuzzRun::seed_inputs), so the seeds are named one by one; each line
+# also checks that libFuzzer read every seed.
+#
+# Negative control: fuzz_modes_planted, fuzz_modes linked with a wrapper
+# around the 32-bit aesni_ecb_encrypt that flips one output bit of calls
+# of two blocks or more (test/fuzz/planted32.c), must stop on a MISMATCH
+# under the same runner and save the input; that input fails the planted
+# build again and passes the real one.
+#
+# SKIP (counted) when clang's i386 libFuzzer runtime, its 32-bit C++
+# library, gcc -m32 or qemu-i386 is missing.
+# Environment: BUILD; FUZZ_TIME seconds per target (default 10); FUZZ_JOBS
+# (default 2); FUZZ_RUNS caps the executions per target.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Temp qw(tempdir);
+use Capture qw(capture);
+use FuzzRun;
+use ImplRuns qw(result finish);
+use Toolchain qw(tool missing);
+
+my $build = $ENV{BUILD} // 'build';
+my $dir   = "$build/fuzz32";
+my @targets = FuzzRun::targets();
+
+if (defined(my $skip = missing('FUZZ32', 'CC32', 'QEMU_I386'))) {
+    result(1, "qemu-i386: $_: libFuzzer run", "SKIP $skip") for @targets;
+    result(1, 'qemu-i386: planted ECB fault reported', "SKIP $skip");
+    finish();
+}
+# LeakSanitizer stops the process's threads with ptrace, which qemu-user
+# does not provide: with leak detection on, a target hangs at exit.
+my @qemu = ('env', 'ASAN_OPTIONS=detect_leaks=0', split ' ', tool('QEMU_I386'));
+result(0, "$dir/$_ is missing (run make tests)")
+    for grep { !-x "$dir/$_" } @targets, 'fuzz_modes_planted';
+
+# Under the emulator a slow input can take far longer than natively.
+FuzzRun::test_targets(dir => $dir, prefix => \@qemu, label => 'qemu-i386: ',
+                      targets => [ grep { -x "$dir/$_" } @targets ], timeout => 120,
+                      name_seeds => 1,
+                      time => $ENV{FUZZ_TIME} // 10, jobs => $ENV{FUZZ_JOBS} // 2,
+                      runs => $ENV{FUZZ_RUNS});
+
+# --- negative control ------------------------------------------------------
+if (-x "$dir/fuzz_modes_planted") {
+    my $corpus = tempdir(CLEANUP => 1);
+    my $arts   = tempdir(CLEANUP => 1);
+    FuzzRun::write_seeds('fuzz_modes', $corpus);
+    my ($r) = FuzzRun::run_all(1, {
+        target => 'fuzz_modes_planted',
+        cmd => [ @qemu, "$dir/fuzz_modes_planted",
+                 FuzzRun::options('fuzz_modes', "$arts/planted-", 120),
+                 (FuzzRun::seed_inputs($corpus))[0] // (),
+                 '-max_total_time=60', $corpus ], limit => 600 });
+    my $s = FuzzRun::summary($r->{log_text});
+    my $why = FuzzRun::why($r->{status});
+    result(!$r->{overran} && defined $why && $s->{mismatch} && defined $s->{input} && -s $s->{input},
+           'qemu-i386: the planted ECB fault stops fuzz_modes_planted with a MISMATCH and a saved input')
+        or print map { "#   $_\n" } ("status: " . ($why // 'clean exit'),
+                                     FuzzRun::report_lines($r->{log_text}));
+    my ($mismatch) = $r->{log_text} =~ /^(.*: MISMATCH: .*)$/m;
+    my ($impl) = $r->{log_text} =~ /^impl "([^"]+)"/m;
+    print "#   reported: $mismatch\n" if defined $mismatch;
+    print "#   by implementation: $impl\n" if defined $impl;
+    if (defined $s->{input} && -s $s->{input}) {
+        my ($pst, $pout) = capture(@qemu, "$dir/fuzz_modes_planted", $s->{input});
+        result($pst != 0 && $pout =~ /: MISMATCH: /,
+               'qemu-i386: the saved input fails the planted build again')
+            or print "#   exit $pst\n";
+        my ($st, $out) = capture(@qemu, "$dir/fuzz_modes", $s->{input});
+        result($st == 0, 'qemu-i386: the saved input passes the real fuzz_modes')
+            or print map { "#   $_\n" } "exit $st", FuzzRun::report_lines($out);
+    }
+}
+finish();
