@@ -15,9 +15,10 @@
 #
 # A function named with a leading "_" is private (a local symbol, no
 # endbr32: only direct calls reach it); &hidden(NAME) keeps a global inside
-# the linked object.  &switch_stack(REG, SLOT) moves esp to REG after
-# storing the old esp at SLOT(REG), &restore_stack() moves it back; in
-# between the CFA is described as [esp+SLOT]+depth, so the CFI stays exact.
+# the linked object.  &switch_stack(REG, SLOT) exchanges esp and REG and
+# stores the old esp (now in REG) at SLOT(esp), never writing below esp;
+# &restore_stack() moves it back; in between the CFA is described as
+# [esp+SLOT]+depth, so the CFI stays exact.
 # &leave is accepted only in an ebp frame the layer knows (&mov("ebp","esp")
 # earlier in the function, ebp not written since).  A ret must find esp at
 # the return address, function_end/function_end_A at the depth

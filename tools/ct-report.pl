@@ -25,7 +25,7 @@
 #  3. only when step 2 found errors, again with --track-origins=yes, so
 #     that errors whose undefined value does not come from the client
 #     request that marked the secret (a stack slot written below the
-#     stack pointer before the stack switch, say) are counted apart.
+#     stack pointer and read back, say) are counted apart.
 # Counts are distinct code locations (the top frame's address).
 #
 # Verdict per path: "exposed" when any secret-dependent branch, address or

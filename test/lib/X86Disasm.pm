@@ -9,7 +9,9 @@
 # from `llvm-objdump -d -r`.  With opt decorated => 1 (Mach-O, COFF) names
 # lose the "_" those formats prefix, so they match ELF's; operands of
 # an instruction carrying a relocation become REL; branch and call targets
-# TARGET; alignment padding (NOPs, GNU as's lea fillers) is dropped.
+# TARGET; alignment padding (NOPs, GNU as's lea fillers) is dropped; the
+# two registers of an xchg are put in name order (it is symmetric, and GNU
+# as and clang encode the same source line with the registers swapped).
 # opt got_base => 1 also drops the instruction relocated against
 # _GLOBAL_OFFSET_TABLE_ (R_386_GOTPC): ELF reaches a global's address in
 # two instructions where Mach-O's non-lazy pointer takes one.
@@ -51,6 +53,7 @@ sub functions {
         $i =~ s/ $//;
         $i =~ s/^(j\w+|calll?) (0x)?[0-9a-f]+$/$1 TARGET/;
         next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax|int3)\b/ || $i eq '';
+        $i =~ s/^(xchgl?) (%\w+), ?(%\w+)$/"$1 " . join(', ', sort($2, $3))/e;
         next if $i =~ /^lea[lw]? (0x0|0)?\((%e\w\w|%\w\w)(,%eiz(,\d)?)?\), \2$/;
         push @{ $fn{$cur} }, $i;
     }

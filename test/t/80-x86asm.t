@@ -186,6 +186,10 @@ my @bad = (
     [ '&restore_stack();', qr/:3: restore_stack without switch_stack/, 'restore_stack without switch_stack' ],
     [ '&switch_stack("eax", 8); &push("ebx"); &restore_stack();', qr/:3: restore_stack: 8 bytes are on the switched stack, 4 at switch_stack/, 'restore_stack with a push outstanding' ],
     [ '&set_label("x"); &switch_stack("eax", 8); &jmp(&label("x"));', qr/:3: stack switching differs at/, 'a jump between switched and unswitched code' ],
+    [ '&lea("eax", &DWP(-64, "esp")); &and("eax", -16); &mov(&DWP(8, "eax"), "ebx"); &switch_stack("eax", 0); &restore_stack();',
+      qr/:3: mov: a memory operand based on eax, which points below esp/, 'a store below esp before switch_stack' ],
+    [ '&lea("ecx", &DWP(-64, "esp")); &movdqa("xmm0", &QWP(0, "esi", "ecx"));',
+      qr/:3: movdqa: a memory operand based on ecx, which points below esp/, 'a read below esp (an index register)' ],
     # returns and frames (issue 8)
     [ '&push("eax");', qr/:4: ret with 4 bytes still on the stack/, 'a ret with bytes still pushed' ],
     [ '&ret(); &function_end_B("f"); &function_begin("g"); &push("eax"); &function_end_A();',

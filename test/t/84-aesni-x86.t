@@ -24,8 +24,9 @@
 #    functions checked are the object's globals;
 #  - each flavour generated twice is byte-identical and assembles without
 #    warnings; the macosx, coff and win32n disassembly equals ELF's but for
-#    decoration; ELF has endbr32 at each export, the IBT/SHSTK note, one FDE
-#    per function and no relocation in its code (nothing to make PIC).
+#    decoration and the order of an xchg's registers (test/lib/X86Disasm);
+#    ELF has endbr32 at each export, the IBT/SHSTK note, one FDE per
+#    function and no relocation in its code (nothing to make PIC).
 # What needs a missing tool is a counted SKIP naming the tool.
 use strict;
 use warnings;

@@ -346,14 +346,14 @@ sub table_into_ebp {
     &add("ebp", table_at($t)) if table_at($t);
 }
 
-# esp to an aligned frame of Frame.pm's BYTES below the arguments; stores
-# the registers in %keep (slot name => register) in it first.
+# esp to an aligned frame of Frame.pm's BYTES below the arguments; then
+# stores the registers in %keep (slot name => register, not eax) in it.
 sub switch_to_frame {
     my (%keep) = @_;
     &lea("eax", &DWP(-AES586::Frame::BYTES, "esp"));
     &and("eax", -AES586::Frame::ALIGN);
-    &mov(&DWP(slot($_), "eax"), $keep{$_}) for sort keys %keep;
     &switch_stack("eax", slot('saved_esp'));
+    &mov(&DWP(slot($_), "esp"), $keep{$_}) for sort keys %keep;
 }
 
 # Records in the frame whether the compact path may use MMX/SSE.

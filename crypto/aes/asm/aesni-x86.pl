@@ -796,8 +796,8 @@ for my $dir (qw(aesenc aesdec)) {
         &mov($R{end}, &wparam(6));
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
         &and($R{frame}, -16);
-        &mov(&DWP($L, $R{frame}), $R{end});
         &switch_stack($R{frame}, $SAVED);
+        &mov(&DWP($L, "esp"), $R{end});
         &movdqa(&DWP($SUM, "esp"), "xmm0");
         set_end($R{key}, $R{end});
 

@@ -272,10 +272,10 @@ sub load_arguments {
         load_arguments();
         &lea("eax", &DWP(-$FRAME, "esp"));
         &and("eax", -64);
-        &mov(&DWP($CTX, "eax"), $T0);
-        &mov(&DWP($INP, "eax"), $T1);
-        &mov(&DWP($END, "eax"), "ecx");
         &switch_stack("eax", $SAVED_ESP);
+        &mov(&DWP($CTX, "esp"), $T0);
+        &mov(&DWP($INP, "esp"), $T1);
+        &mov(&DWP($END, "esp"), "ecx");
         &picmeup("eax", &label($CONST));
         for my $k (0 .. 3) {
             emit(mov_v('dqa', $x0, &QWP(16 * $k, "eax")), mov_v('dqa', &QWP($KV + 16 * $k, "esp"), $x0));

@@ -12,7 +12,8 @@
 #             { k => 'label', name }       { k => 'align', n }
 #             { k => 'func', name }        { k => 'endfunc', name }
 #             { k => 'cfi', op => 'startproc'|'endproc'|'cfa'|'offset'|
-#                             'restore'|'remember'|'restore_state', ... }
+#                             'restore'|'remember'|'restore_state'|
+#                             'def_cfa' (reg, esp if none)|'cfa_deref', ... }
 #             { k => 'data', size => 1|2|4, values => [TERMS...] }
 #             { k => 'section', name => 'text'|'rodata' }
 #             { k => 'comment', text }     { k => 'extern', name }
@@ -86,6 +87,7 @@ sub set_depth {
     fail("the stack pointer moves above the return address (CFA offset $cfa)") if $cfa < 4;
     return if $cfa == $f->{cfa};
     $f->{cfa} = $cfa;
+    $f->{below} = {};
     if (my $sw = $f->{sw}) {
         fail("the stack pointer moves above the switched frame's saved-esp slot")
             if $cfa < $sw->{base};
@@ -97,12 +99,19 @@ sub set_depth {
 
 # --- stack switching ----------------------------------------------------------
 # switch_stack(REG, SLOT): esp becomes REG (a new, say aligned, frame below
-# the old one) after the old esp is stored at SLOT(REG).  From then on the
-# CFA is  [esp + SLOT] + depth  (a DWARF expression), moved along by every
-# later push or esp adjustment, so unwinding is right at each instruction:
-# before the store and between the two moves esp is still the old one.
-# &wparam is refused until restore_stack(), which reloads esp from the
-# slot.  REG keeps pointing at the new frame.
+# the old one) and the old esp is kept at SLOT of the new frame.  Nothing
+# is written below esp at any point (i386 has no red zone: a signal frame
+# would be built over it), so the order is
+#     xchg REG, esp         CFA = REG + depth (for this one instruction)
+#     mov  SLOT(esp), REG   CFA = [esp + SLOT] + depth (a DWARF expression)
+# and from then on the CFA is moved along by every later push or esp
+# adjustment, so unwinding is right at each instruction.  &wparam is
+# refused until restore_stack(), which reloads esp from the slot.
+# Afterwards REG holds the caller's esp, not the frame: the frame is esp.
+# Values for the new frame are stored after the switch, through esp; a
+# memory operand through a register the layer saw set below esp (lea REG,
+# [esp-N], and/sub of it after) is refused until that register is written
+# otherwise, esp moves or a label is reached.
 sub switch_stack {
     my ($self, $reg, $slot) = @_;
     my $f = $self->{func} or fail("switch_stack outside a function");
@@ -112,8 +121,10 @@ sub switch_stack {
         unless $r && $r->{class} eq 'gpr' && $r->{size} == 4 && $r->{name} ne 'esp';
     fail("switch_stack: the slot must be a non-negative multiple of 4")
         unless defined $slot && $slot =~ /^\d+$/ && $slot % 4 == 0;
-    $self->insn('mov', memory(4, $slot, $r->{name}), 'esp');
-    $self->emit(k => 'insn', mn => 'mov', kind => 'gpr', ops => [ operand('esp'), operand($r->{name}) ]);
+    $self->emit(k => 'insn', mn => 'xchg', kind => 'gpr', ops => [ operand($r->{name}), operand('esp') ]);
+    delete $f->{below}{ $r->{name} };
+    $self->cfi(op => 'def_cfa', reg => $r->{name}, offset => $f->{cfa});
+    $self->insn('mov', memory(4, $slot, 'esp'), $r->{name});
     $f->{sw} = { slot => 0 + $slot, base => $f->{cfa}, where => source_line() };
     $self->cfi(op => 'cfa_deref', slot => 0 + $slot, base => $f->{cfa});
 }
@@ -137,6 +148,7 @@ sub arrive {
     my ($self, $id) = @_;
     my $f = $self->{func};
     my $seen = $f->{at_label}{$id};
+    $f->{below} = {};
     if ($f->{dead}) {
         if ($seen) {
             $self->adopt($seen);
@@ -228,6 +240,7 @@ sub track {
     my $f = $self->{func} or return;
     my $dst = $ops[0];
     my $is_esp = sub { $_[0] && $_[0]{type} eq 'reg' && $_[0]{reg} =~ /^e?sp$/ };
+    $self->below_esp($mn, @ops);
     if ($mn eq 'mov' && $dst->{type} eq 'reg' && $dst->{reg} eq 'ebp' && $is_esp->($ops[1])) {
         $f->{frame} = $f->{sw} ? undef : $f->{cfa};
     } elsif (writes_ebp($mn, @ops)) {
@@ -256,13 +269,8 @@ sub track {
             unless $ops[1]{type} eq 'imm';
         $self->set_depth($f->{cfa} + ($mn eq 'sub' ? 1 : -1) * $ops[1]{value});
     } elsif ($mn eq 'lea' && $is_esp->($dst)) {
-        my $m = $ops[1];
-        my @d = @{ $m->{disp} };
-        fail("lea esp needs [esp+constant] for the CFI to follow it")
-            unless ($m->{base} // '') eq 'esp' && !$m->{index}
-                && !grep { $_->{kind} ne 'num' } @d;
-        my $n = 0;
-        $n += $_->{sign} * $_->{value} for @d;
+        my $n = esp_offset($ops[1]);
+        fail("lea esp needs [esp+constant] for the CFI to follow it") unless defined $n;
         $self->set_depth($f->{cfa} - $n);
     } elsif ($is_esp->($dst) && $mn !~ /^(cmp|test|bt|push)$/) {
         fail("$mn changes esp in a way the CFI cannot follow (use push/pop, add/sub/lea with a constant)");
@@ -287,6 +295,37 @@ sub track {
     } elsif ($dst && $dst->{type} eq 'label') {
         $self->branch_to($dst->{name});
     }
+}
+
+# N for a memory operand [esp+N] with a constant N, else undef.
+sub esp_offset {
+    my ($m) = @_;
+    return undef unless ($m->{base} // '') eq 'esp' && !$m->{index}
+        && !grep { $_->{kind} ne 'num' } @{ $m->{disp} };
+    my $n = 0;
+    $n += $_->{sign} * $_->{value} for @{ $m->{disp} };
+    return $n;
+}
+
+# Registers known to point below esp (switch_stack's comment): an access
+# through one is refused (lea only computes an address); and/sub keep the
+# mark, any other write, an esp move (set_depth) or a label (arrive) drops
+# it.
+sub below_esp {
+    my ($self, $mn, @ops) = @_;
+    my $below = $self->{func}{below} //= {};
+    for my $m (grep { $_->{type} eq 'mem' && $mn ne 'lea' } @ops) {
+        my ($r) = grep { defined && $below->{$_} } @$m{qw(base index)} or next;
+        fail("$mn: a memory operand based on $r, which points below esp (set at $below->{$r}): "
+             . "a signal would overwrite it; store after switch_stack, through esp");
+    }
+    my $dst = $ops[0];
+    if ($mn eq 'lea' && $dst->{type} eq 'reg' && (esp_offset($ops[1]) // 0) < 0) {
+        $below->{ $dst->{reg} } = source_line();
+        return;
+    }
+    return if $mn =~ /^(and|sub|cmp|test|bt|push)$/;
+    delete $below->{ $_->{reg} } for grep { $_->{type} eq 'reg' } @ops;
 }
 
 # --- instructions -------------------------------------------------------------

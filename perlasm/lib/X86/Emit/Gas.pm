@@ -143,7 +143,7 @@ sub st_cfi {
     return "\t$CFI{$op}\n" if $CFI{$op};
     return "\t.cfi_def_cfa_offset\t$s->{offset}\n" if $op eq 'cfa';
     return "\t.cfi_offset\t%$s->{reg},$s->{offset}\n" if $op eq 'offset';
-    return "\t.cfi_def_cfa\t%esp,$s->{offset}\n" if $op eq 'def_cfa';
+    return "\t.cfi_def_cfa\t%" . ($s->{reg} // 'esp') . ",$s->{offset}\n" if $op eq 'def_cfa';
     return "\t.cfi_escape\t" . join(',', map { sprintf '0x%02x', $_ } cfa_deref_bytes($s)) . "\n"
         if $op eq 'cfa_deref';
     return "\t.cfi_restore\t%$s->{reg}\n" if $op eq 'restore';
