@@ -12,18 +12,10 @@
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "cpuid/capset.h"
+#include "modes/block_util.h"
 
-/*
- * OpenSSL's block128_f (const void *key) over an AES_KEY entry point: a
- * typed wrapper, one tail call, on the single-block functions only (the
- * bulk ones are stored as they are declared).
- */
-#define BLOCK128_OF(fn) \
-    static void fn##_block128(const unsigned char in[16], \
-                              unsigned char out[16], const void *key) \
-    { \
-        fn(in, out, key); \
-    }
+/* BLOCK128_OF (modes/block_util.h) wraps the single-block functions; the
+ * bulk ones are stored as they are declared. */
 
 /* What puts OpenSSL 3.0 on its table-based AES path. */
 const unsigned int casm_openssl_table_path[4] = CAPSET(AESNI, SSSE3, PCLMULQDQ);
@@ -157,6 +149,10 @@ static const struct casm_aes_impl aes_x86_64 = {
     .decrypt = AES_decrypt_block128,
     .ecb = aes_x86_64_ecb,
     .cbc = AES_cbc_encrypt,
+    .xts_enc = aes_x86_64_xts_encrypt,
+    .xts_dec = aes_x86_64_xts_decrypt,
+    .ccm64_enc = aes_x86_64_ccm64_encrypt_blocks,
+    .ccm64_dec = aes_x86_64_ccm64_decrypt_blocks,
 };
 static const struct casm_aes_impl aes_x86_64_full = {
     .name = "x86_64_full",
@@ -167,6 +163,10 @@ static const struct casm_aes_impl aes_x86_64_full = {
     .encrypt = aes_x86_64_encrypt_full_block128,
     .decrypt = aes_x86_64_decrypt_full_block128,
     .cbc = aes_x86_64_cbc_encrypt_full,
+    .xts_enc = aes_x86_64_xts_encrypt_full,
+    .xts_dec = aes_x86_64_xts_decrypt_full,
+    .ccm64_enc = aes_x86_64_ccm64_enc_full,
+    .ccm64_dec = aes_x86_64_ccm64_dec_full,
 };
 #define AES_TABLE_IMPLS &aes_x86_64, &aes_x86_64_full,
 #else

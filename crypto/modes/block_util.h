@@ -7,6 +7,17 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * OpenSSL's block128_f (const void *key) over an AES_KEY entry point: a
+ * typed wrapper, one tail call, named fn_block128.
+ */
+#define BLOCK128_OF(fn) \
+    static void fn##_block128(const unsigned char in[16], \
+                              unsigned char out[16], const void *key) \
+    { \
+        fn(in, out, key); \
+    }
+
 /* dst = a ^ b over n bytes; any of them may alias. */
 static inline void xor_bytes(unsigned char *dst, const unsigned char *a,
                              const unsigned char *b, size_t n)

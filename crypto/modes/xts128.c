@@ -10,6 +10,7 @@
 #include <openssl/modes.h>
 
 #include "modes/block_util.h"
+#include "modes/xts128_blocks.h"
 
 /* T = T·α: a one-bit left shift of the little-endian value, reduced by
  * x^128 = x^7 + x^2 + x + 1 (0x87).  Branch-free: the tweak is secret. */
@@ -35,6 +36,13 @@ int CRYPTO_xts128_encrypt(const XTS128_CONTEXT *ctx,
                           const unsigned char *inp, unsigned char *out,
                           size_t len, int enc)
 {
+    return xts128_encrypt_with(ctx, iv, inp, out, len, enc, NULL);
+}
+
+int xts128_encrypt_with(const XTS128_CONTEXT *ctx, const unsigned char iv[16],
+                        const unsigned char *inp, unsigned char *out,
+                        size_t len, int enc, xts128_blocks_f blocks)
+{
     unsigned char tweak[16];
     size_t tail = len % 16;
     /* With a tail, the last whole block is handled with it below. */
@@ -44,6 +52,12 @@ int CRYPTO_xts128_encrypt(const XTS128_CONTEXT *ctx,
         return -1;
 
     ctx->block2(iv, tweak, ctx->key2);
+    if (blocks != NULL && plain_blocks > 0) {
+        blocks(inp, out, plain_blocks, ctx->key1, tweak);
+        inp += 16 * plain_blocks;
+        out += 16 * plain_blocks;
+        plain_blocks = 0;
+    }
     for (size_t j = 0; j < plain_blocks; j++) {
         xts_block(ctx, tweak, inp, out);
         xts_mul_alpha(tweak);

@@ -2,7 +2,8 @@
 /*
  * aes-x86_64's two paths meet where crypto/aes/AesPaths.pm says
  * (AES_X86_64_FULL_TABLES_FROM, build/gen/aes_paths.h): single-stepped,
- * ECB (aes_x86_64_ecb, C) and AES_cbc_encrypt (assembly) run only the
+ * ECB (aes_x86_64_ecb, C), AES_cbc_encrypt (assembly), XTS and CCM64
+ * (aes_x86_64_xts_ccm.c, C over the assembly's mode loops) run only the
  * compact code one block below that length and only the full-table code
  * at it, encrypting and decrypting.  Prints TAP.
  */
@@ -26,14 +27,17 @@ int main(void)
 #define T AES_X86_64_FULL_TABLES_FROM
 
 /* The functions of each path, by name (hidden symbols included). */
+#define PATH_FNS(path) \
+    "aes_x86_64_cbc_encrypt_" #path, "aes_x86_64_xts_enc_" #path, \
+    "aes_x86_64_xts_dec_" #path, "aes_x86_64_ccm64_enc_" #path, \
+    "aes_x86_64_ccm64_dec_" #path
 static const char *const compact_fns[] = {
-    "AES_encrypt", "AES_decrypt", "aes_x86_64_cbc_encrypt_compact",
+    "AES_encrypt", "AES_decrypt", PATH_FNS(compact),
 };
 static const char *const full_fns[] = {
-    "aes_x86_64_encrypt_full", "aes_x86_64_decrypt_full",
-    "aes_x86_64_cbc_encrypt_full",
+    "aes_x86_64_encrypt_full", "aes_x86_64_decrypt_full", PATH_FNS(full),
 };
-#define NFNS 3
+#define NFNS 7
 
 struct ranges {
     uintptr_t start[2][NFNS];
@@ -52,20 +56,38 @@ static void on_step(const unsigned char *rip, void *ctx)
                 r->seen[p]++;
 }
 
+enum mode { ECB, CBC, XTS, CCM, NMODES };
+static const char *const mode_names[NMODES] = {
+    "aes_x86_64_ecb", "AES_cbc_encrypt", "aes_x86_64_xts", "aes_x86_64_ccm64",
+};
+
 struct call {
-    int cbc, enc;
+    enum mode mode;
+    int enc;
     size_t len;
-    const AES_KEY *key;
-    unsigned char in[T], out[T], iv[16];
+    const AES_KEY *key, *ekey;      /* the direction's schedule; encryption's */
+    unsigned char in[T], out[T], iv[16], cmac[16];
 };
 
 static void run_call(void *arg)
 {
     struct call *c = arg;
-    if (c->cbc)
-        AES_cbc_encrypt(c->in, c->out, c->len, c->key, c->iv, c->enc);
-    else
+    switch (c->mode) {
+    case ECB:
         aes_x86_64_ecb(c->in, c->out, c->len, c->key, c->enc);
+        break;
+    case CBC:
+        AES_cbc_encrypt(c->in, c->out, c->len, c->key, c->iv, c->enc);
+        break;
+    case XTS:
+        (c->enc ? aes_x86_64_xts_encrypt : aes_x86_64_xts_decrypt)
+            (c->in, c->out, c->len, c->key, c->ekey, c->iv);
+        break;
+    default:
+        (c->enc ? aes_x86_64_ccm64_encrypt_blocks : aes_x86_64_ccm64_decrypt_blocks)
+            (c->in, c->out, c->len / 16, c->ekey, c->iv, c->cmac);
+        break;
+    }
 }
 
 int main(void)
@@ -88,21 +110,23 @@ int main(void)
     for (int i = 0; i < T; i++)
         c.in[i] = (unsigned char)i;
 
-    tap_plan(8);
-    for (int cbc = 0; cbc <= 1; cbc++)
+    tap_plan(4 * NMODES);
+    for (enum mode m = ECB; m < NMODES; m++)
         for (int enc = 1; enc >= 0; enc--)
             for (size_t len = T - 16; len <= T; len += 16) {
                 int full = len >= T;
-                c.cbc = cbc;
+                c.mode = m;
                 c.enc = enc;
                 c.len = len;
                 c.key = enc ? &ek : &dk;
+                c.ekey = &ek;
                 memset(c.iv, 0, sizeof(c.iv));
+                memset(c.cmac, 0, sizeof(c.cmac));
                 r.seen[0] = r.seen[1] = 0;
                 unsigned long steps = step_trace(run_call, &c, on_step, &r);
                 if (!tap_ok(steps > 0 && r.seen[full] > 0 && r.seen[!full] == 0,
                             "%s %s of %zu bytes runs only the %s path (full from %d)",
-                            cbc ? "AES_cbc_encrypt" : "aes_x86_64_ecb",
+                            mode_names[m],
                             enc ? "encrypt" : "decrypt", len,
                             full ? "full-table" : "compact", T))
                     tap_diag("%lu steps: %lu in the compact code, %lu in the full",

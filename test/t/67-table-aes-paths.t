@@ -4,11 +4,12 @@
 # T-tables is written once (crypto/aes/AesPaths.pm):
 #   - build/gen/aes_paths.h is what crypto/aes/gen_aes_paths.pl writes
 #     from it (reproducible), and carries the module's value;
-#   - no other file states it: aes_x86_64_ecb.c takes the macro and the
-#     script its Perl variable;
-#   - single-stepped (build/test/step/aes_paths), ECB and AES_cbc_encrypt
-#     run only the compact code one block below that length and only the
-#     full-table code at it, so C and assembly switch at the same place.
+#   - no other file states it: aes_x86_64_ecb.c and aes_x86_64_xts_ccm.c
+#     take the macro and the script its Perl variable;
+#   - single-stepped (build/test/step/aes_paths), ECB, AES_cbc_encrypt,
+#     XTS and CCM64 run only the compact code one block below that length
+#     and only the full-table code at it, so C and assembly switch at the
+#     same place.
 use strict;
 use warnings;
 use FindBin;
@@ -39,9 +40,15 @@ my $glue = text_of("$root/crypto/aes/aes_x86_64_ecb.c");
 my $script = text_of("$root/crypto/aes/asm/aes-x86_64.pl");
 result($glue =~ /len >= AES_X86_64_FULL_TABLES_FROM\b/ && $glue !~ /\b$t\b/,
        'aes_x86_64_ecb.c switches on the generated macro and states no length of its own');
+my $modes = text_of("$root/crypto/aes/aes_x86_64_xts_ccm.c");
+my @xts = $modes =~ /\blen >= AES_X86_64_FULL_TABLES_FROM\b/g;
+my @ccm = $modes =~ /\bblocks >= AES_X86_64_FULL_TABLES_FROM \/ 16\b/g;
+result(@xts == 2 && @ccm == 2 && $modes !~ /\b$t\b/,
+       'aes_x86_64_xts_ccm.c switches XTS (by bytes) and CCM64 (by blocks) on the generated '
+       . 'macro and states no length of its own');
 result($script =~ /cbc_thresh\s*=>\s*\$AesPaths::FULL_TABLES_FROM\b/,
        "aes-x86_64.pl's cbc_thresh is AesPaths.pm's");
 
-run_child('single-stepped, ECB and CBC change paths at that length',
+run_child('single-stepped, ECB, CBC, XTS and CCM64 change paths at that length',
           { OPENSSL_ia32cap => undef }, "$build/test/step/aes_paths");
 finish();
