@@ -16,7 +16,8 @@
  * calls.  ecb = one one-block call repeated on the same buffers; cbc = one
  * call of CBC_BYTES, as the replays run them.
  *
- *   aes586_direct NAME [CBC_BYTES]   (default 512, a multiple of 16, 512..4096)
+ *   aes586_direct NAME [CBC_BYTES]   (default 512, a multiple of 16, 512..4096;
+ *                                    no arguments: the usage, exit 2)
  *   prints a row per path, mode and key size: TSC cycles per byte of ours
  *   (labelled NAME, the aes-586 variant linked in) and of OpenSSL's, the
  *   fastest of SAMPLES samples, the two timed in turn, and the ratio
