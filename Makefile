@@ -313,6 +313,8 @@ help:
 	@echo '  fuzz-long       every libFuzzer target (and the -m32 ones under qemu-i386) for'
 	@echo '                  FUZZ_LONG_SECONDS in all (default 3600), corpora in build/fuzz-long/'
 	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound'
+	@echo '  bench-x86mca    the 32-bit aes-586 figures beside OpenSSL'"'"'s aes-586 (part of bench)'
+	@echo '  bench-aes586-direct  the same two called in 32-bit mode (part of bench-x86mca; i386 kernels)'
 	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (part of bench)'
 	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'

@@ -11,12 +11,17 @@
 #   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256]
 #        [--native NATIVE32 [--verify-only] [--drop N]] SPEC...
 #   SPEC: NAME=PROGRAM[,path=PATH][,ia32cap=MASK][,arch=x86_64][,only=native]
+#         [,vs=OTHER]
 #     PROGRAM prints a trace per path (trace32.c: "c", or aes-586's
 #     "compact" and "full"), or only PATH; MASK is run's OPENSSL_ia32cap
 #     (e.g. ~0x2000000:~0 for aes-586's integer compact path).
 #     arch=x86_64: a 64-bit program (calib64.c), run natively and also
 #     timed (PROGRAM --time): the method's check against a measurement.
 #     only=native: measured natively (--native) only, no estimate.
+#     vs=OTHER: in the measured table, OTHER's figure (the spec named
+#     OTHER, one path, only=native; OpenSSL's aes-586) is printed beside
+#     this row's with the ratio OTHER's c/B / this one's, and OTHER gets no
+#     row of its own; a summary line gives the lowest ratio and its row.
 #
 # Straight-line replay: branch targets mean nothing to llvm-mca, so a
 # taken branch costs only its uop.  It models a call as 100 cycles of
@@ -66,10 +71,16 @@ my @impls;
 for (@ARGV) {
     my ($name, $spec) = /^([^=,]+)=(.+)$/ or die "$0: \"$_\" is not NAME=PROGRAM[,...]\n";
     my ($prog, @kv) = split /,/, $spec;
-    my %o = map { /^(path|ia32cap|arch|only)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
+    my %o = map { /^(path|ia32cap|arch|only|vs)=(.*)$/ ? ($1 => $2) : die "$0: bad option \"$_\" in $name\n" } @kv;
     die "$0: $name: arch must be x86_64 if given\n" if defined $o{arch} && $o{arch} ne 'x86_64';
     die "$0: $name: only must be native if given\n" if defined $o{only} && $o{only} ne 'native';
     push @impls, { name => $name, prog => $prog, %o };
+}
+my %versus = map { defined $_->{vs} ? ($_->{vs} => 1) : () } @impls;
+for my $v (keys %versus) {
+    my ($o) = grep { $_->{name} eq $v } @impls;
+    die "$0: vs=$v names no spec\n" unless $o;
+    die "$0: $v (a vs= figure) must be only=native\n" unless ($o->{only} // '') eq 'native';
 }
 
 sub in_path {
@@ -79,7 +90,15 @@ sub in_path {
 }
 
 print "\n32-bit AES (i386): llvm-mca ESTIMATES" . ($native ? ", then MEASUREMENTS in 64-bit mode" : '') . "\n";
-print "  This kernel cannot execute 32-bit code, so nothing runs in 32-bit mode here.\n";
+# A 32-bit trace program run with no arguments prints its usage (exit 2)
+# where the kernel runs i386 programs.
+my ($prog32) = map { $_->{prog} } grep { !$_->{arch} && -x $_->{prog} } @impls;
+if ($prog32 && system("$prog32 >/dev/null 2>&1") >= 0 && $? >> 8 == 2) {
+    print "  This kernel also runs 32-bit programs: what is measured here is checked\n"
+        . "  by calling the code directly in 32-bit mode (make bench-aes586-direct).\n";
+} else {
+    print "  This kernel cannot execute 32-bit code, so nothing runs in 32-bit mode here.\n";
+}
 my $qemu = in_path('qemu-i386');
 my $mca  = in_path('llvm-mca');
 my @missing = ((!$qemu ? 'qemu-i386 (qemu-user)' : ()), (!$mca && !$verify_only ? 'llvm-mca (llvm)' : ()),
@@ -207,7 +226,7 @@ sub measured {
 # Rows: one per implementation and path, in the order given; 64-bit
 # programs go to the method check.
 my @modes = qw(ecb-enc ecb-dec cbc-enc cbc-dec);
-my (%est, %meas, @rows, @checks, @replays, @native_rows);
+my (%est, %meas, @rows, @checks, @replays, @native_rows, %row_impl, %impl_row);
 END { unlink map { $_->{so} } @replays }
 for my $impl (@impls) {
     my $x64 = $impl->{arch};
@@ -217,6 +236,13 @@ for my $impl (@impls) {
     my $next = $native && !$x64 ? next_addresses($text) : undef;
     for my $b (@bits) {
         my ($t, $order) = traces($impl, $b);
+        # Single-stepping stops after each iteration of a rep-prefixed
+        # string instruction: one execution, as the CPU runs it.
+        for my $tr (values %$t) {
+            my $e = $tr->{eips};
+            @$e = @$e[grep { !$_ || $e->[$_] != $e->[$_ - 1] || ($text->{ $e->[$_] } // '') !~ /^rep/ } 0 .. $#$e];
+            $tr->{count} = @$e;
+        }
         if ($x64) {
             my $m = measured($impl, $b);
             for my $row (keys %$m) { $meas{$row}{$_} = $m->{$row}{$_} for keys %{ $m->{$row} } }
@@ -227,6 +253,8 @@ for my $impl (@impls) {
             my $list = $x64 ? \@checks : $impl->{only} ? [] : \@rows;
             push @$list, $row unless grep { $_ eq $row } @$list;
             push @native_rows, $row if $native && !$x64 && !grep { $_ eq $row } @native_rows;
+            $row_impl{$row} = $impl;
+            $impl_row{ $impl->{name} } //= $row;
             my $tr = $t->{$key};
             push @replays, native_replay($impl, $row, $m, $b, $tr, $text, $next) if $native && !$x64;
             next if $verify_only || $impl->{only};
@@ -300,18 +328,35 @@ if (@replays) {
             $cb{$k} = $v if !defined $cb{$k} || $v < $cb{$k};
         }
     }
-    my $ref = $rows[0];
+    my $ref = $rows[0] // $native_rows[0];
     print "\n  MEASURED: the same 32-bit instructions run natively on this CPU (in 64-bit\n"
         . "  mode: bench/x86mca/Replay64.pm), each replay's result checked against the\n"
         . "  C AES; TSC cycles per byte, fastest of 3001 short batches in each of\n"
         . "  $NATIVE_ROUNDS interleaved runs.  speedup = ${ref}'s c/B / this one's.\n";
-    printf "  %-26s %-7s %4s %9s %8s\n", 'implementation', 'mode', 'bits', 'TSC c/B', 'speedup';
+    print "  OpenSSL = OpenSSL 3.0's own aes-586 (its perlasm, its x86asm.pl), traced\n"
+        . "  and replayed the same way in the same run, on the path of the row: -sse\n"
+        . "  its AES_* with SSE (compact, MMX), -int with SSE masked off (compact,\n"
+        . "  integer), full its AES_cbc_encrypt on the T-tables (it has no full-table\n"
+        . "  one-block entry: its ECB is AES_encrypt/AES_decrypt, compact with SSE);\n"
+        . "  vs OSSL = OpenSSL's c/B / ours, > 1 means ours is faster.\n" if %versus;
+    printf "  %-26s %-7s %4s %9s %8s%s\n", 'implementation', 'mode', 'bits', 'TSC c/B', 'speedup',
+        %versus ? sprintf(' %9s %8s', 'OpenSSL', 'vs OSSL') : '';
+    my $low;
     for my $b (@bits) {
         for my $m (@modes) {
             for my $row (@native_rows) {
+                next if $versus{ $row_impl{$row}{name} };
                 my $v = $cb{"$row\0$m $b"} // die "$0: no native $m $b figure for $row\n";
-                printf "  %-26s %-7s %4d %9.2f %8.2f\n", $row, $m, $b, $v, $cb{"$ref\0$m $b"} / $v;
+                my $col = '';
+                if (defined(my $vs = $row_impl{$row}{vs})) {
+                    my $o = $cb{"$impl_row{$vs}\0$m $b"} // die "$0: no native $m $b figure for $vs\n";
+                    $col = sprintf ' %9.2f %8.2f', $o, $o / $v;
+                    $low = { r => $o / $v, row => "$row $m AES-$b" } if !$low || $o / $v < $low->{r};
+                }
+                printf "  %-26s %-7s %4d %9.2f %8.2f%s\n", $row, $m, $b, $v, $cb{"$ref\0$m $b"} / $v, $col;
             }
         }
     }
+    printf "\n  Summary: aes-586 vs OpenSSL's aes-586, lowest ratio %.3f (%s)\n", $low->{r}, $low->{row}
+        if $low;
 }

@@ -17,9 +17,17 @@ package Replay64;
 #               code reads it), the jump itself dropped: the trace goes on
 #               at the target
 #   ret         the 4-byte (plus imm) %esp step
+#   pushf/popf  through %r8 and the 4-byte slot: pushfq, popq %r8, then
+#               the store; the load, then pushq %r8, popfq (OpenSSL's
+#               AES_cbc_encrypt saves the flags around its cld).  The 8
+#               bytes pushfq and pushq use lie below the 32-bit %esp,
+#               where nothing is live
 #   jcc         kept, with the next instruction as both of its targets, so
 #               it costs a branch whichever way the flags say
 #   jmp         dropped (direct or indirect), like a taken branch's target
+#   movs etc.   objdump spells a string instruction's implicit segments
+#               (%ds:(%esi), %es:(%edi)); they are dropped, as they mean
+#               nothing more in 64-bit mode (any other segment is refused)
 # and anything the trace holds that 64-bit mode cannot run (segment
 # registers, pusha, far transfers) is refused.  The 32-bit code never names
 # %r8-%r15, so the wrapper keeps its own state there.
@@ -33,7 +41,7 @@ use strict;
 use warnings;
 
 # Instruction text that the rewrite must not pass through.
-my $REFUSED = qr/%[cdefgs]s:|^(?:pusha|popa|pushf|popf|enter|lcall|ljmp|lret|iret|int|into|bound|
+my $REFUSED = qr/%[cdefgs]s:|^(?:pusha|popa|enter|lcall|ljmp|lret|iret|int|into|bound|
                  les|lds|aaa|aas|aam|aad|daa|das|arpl|sysenter|syscall)\b/x;
 
 sub _esp_step { my ($n) = @_; return "\tlea $n(%rsp),%rsp\n" }
@@ -43,12 +51,15 @@ sub _esp_step { my ($n) = @_; return "\tlea $n(%rsp),%rsp\n" }
 sub rewrite {
     my ($insn, $next, $label) = @_;
     local $_ = $insn;
+    s/%ds:(\(%esi\))/$1/, s/%es:(\(%edi\))/$1/ if /^(?:rep[nz]* )?(?:movs|stos|lods|cmps|scas)[bwl]? /;
     die "Replay64: \"$insn\" cannot be replayed in 64-bit mode\n" if /$REFUSED/;
     s/^(?:bnd|notrack) //;
     return "\tendbr32\n" if /^endbr32$/;
     return _esp_step(-4) . sprintf("\tmovl \$0x%x,(%%rsp)\n", $next) if /^call[l]? /;
     return _esp_step(4 + ($1 ? hex $1 : 0)) if /^ret[l]?(?: \$0x([0-9a-f]+))?$/;
     return '' if /^jmp[l]? /;
+    return "\tpushfq\n\tpopq %r8\n" . _esp_step(-4) . "\tmovl %r8d,(%rsp)\n" if /^pushf[l]?$/;
+    return "\tmovl (%rsp),%r8d\n" . _esp_step(4) . "\tpushq %r8\n\tpopfq\n" if /^popf[l]?$/;
     return "\t$1 .Lr$label\n.Lr$label:\n" if /^(j[a-z]+) [0-9a-f]+$/;
     if (/^push[l]? (.+)$/) {
         my $src = $1;

@@ -4,14 +4,17 @@
  * benchmark (bench/x86mca.pl): the call is single-stepped under qemu-i386
  * by trace32_call (test/abi32/abi_cdecl.c) and every executed address is
  * printed, in order.  Built once per implementation: with -DTRACE_C it
- * calls the C reference (aes_c_*, aes_core.c compiled -m32 -O2), otherwise
- * OpenSSL's AES_* names (an aes-586 object).  Linked -no-pie, so the
- * addresses are the ones objdump prints for the program.
+ * calls the C reference (aes_c_*, aes_core.c compiled -m32 -O2); with
+ * -DTRACE_OPENSSL OpenSSL 3.0's own aes-586 object, its five globals
+ * renamed ossl586_AES_* (bench/x86mca/x86mca.mk); otherwise our AES_*
+ * names (an aes-586 object).  Linked -no-pie, so the addresses are the
+ * ones objdump prints for the program.
  *
  *   trace32 BITS CBC_BYTES [PATH]
  * prints, for each path (C: "c"; aes-586: "compact", the AES_encrypt /
  * AES_decrypt code and aes586_cbc_encrypt_compact, and "full", its
- * aes586_*_full T-table functions), or only PATH, and each of ecb-enc
+ * aes586_*_full T-table functions; OpenSSL's: "compact" and "full", see
+ * below), or only PATH, and each of ecb-enc
  * ecb-dec (one block call) and cbc-enc cbc-dec (one CBC call of CBC_BYTES):
  *   trace PATH MODE BITS BYTES COUNT
  *   followed by COUNT lines of hex addresses.
@@ -39,6 +42,37 @@ static const struct path {
     block_fn *encrypt, *decrypt;
     cbc_fn *cbc;
 } paths[] = { { "c", aes_c_encrypt, aes_c_decrypt, aes_c_cbc_encrypt } };
+#elif defined(TRACE_OPENSSL)
+/*
+ * OpenSSL's aes-586 exports no path by name: its AES_encrypt/AES_decrypt
+ * always run the compact code (MMX when OPENSSL_ia32cap_P has SSE), and
+ * AES_cbc_encrypt takes its full T-tables only from 512 bytes, a multiple
+ * of 16, and only when word 0 bit 28 (a hyper-threading CPU sharing its
+ * L1) is clear.  So the path is chosen through that bit: "compact" sets it
+ * (CBC on the compact code at any length, as OpenSSL runs on an HTT
+ * machine), "full" clears it (CBC on the T-tables).  OpenSSL has no
+ * full-table one-block entry, so both paths' ECB is AES_encrypt/decrypt.
+ */
+#include "cpuid/ia32cap.h"
+void ossl586_AES_encrypt(const unsigned char *in, unsigned char *out, const AES_KEY *key);
+void ossl586_AES_decrypt(const unsigned char *in, unsigned char *out, const AES_KEY *key);
+void ossl586_AES_cbc_encrypt(const unsigned char *in, unsigned char *out, size_t len,
+                             const AES_KEY *key, unsigned char *ivec, const int enc);
+int ossl586_AES_set_encrypt_key(const unsigned char *user, const int bits, AES_KEY *key);
+int ossl586_AES_set_decrypt_key(const unsigned char *user, const int bits, AES_KEY *key);
+#define SET_ENCRYPT_KEY ossl586_AES_set_encrypt_key
+#define SET_DECRYPT_KEY ossl586_AES_set_decrypt_key
+#define OSSL_HTT (1u << 28)
+#define OSSL_FULL_MIN 512
+static const struct path {
+    const char *name;
+    block_fn *encrypt, *decrypt;
+    cbc_fn *cbc;
+    int htt;
+} paths[] = {
+    { "compact", ossl586_AES_encrypt, ossl586_AES_decrypt, ossl586_AES_cbc_encrypt, 1 },
+    { "full", ossl586_AES_encrypt, ossl586_AES_decrypt, ossl586_AES_cbc_encrypt, 0 },
+};
 #else
 #include "aes/aes586.h"
 #define SET_ENCRYPT_KEY AES_set_encrypt_key
@@ -110,6 +144,14 @@ int main(int argc, char **argv)
         if (argc == 4 && strcmp(argv[3], t->name) != 0)
             continue;
         matched = 1;
+#ifdef TRACE_OPENSSL
+        if (!t->htt && bytes < OSSL_FULL_MIN) {
+            fprintf(stderr, "trace32: OpenSSL's aes-586 runs CBC on its full tables from %d "
+                    "bytes only (CBC_BYTES is %u)\n", OSSL_FULL_MIN, bytes);
+            return 2;
+        }
+        OPENSSL_ia32cap_P[0] = t->htt ? OPENSSL_ia32cap_P[0] | OSSL_HTT : OPENSSL_ia32cap_P[0] & ~OSSL_HTT;
+#endif
         rc |= trace(t->name, "ecb-enc", bits, 16, abi32_block(t->encrypt), enc, 3);
         rc |= trace(t->name, "ecb-dec", bits, 16, abi32_block(t->decrypt), dec, 3);
         rc |= trace(t->name, "cbc-enc", bits, bytes, abi32_cbc(t->cbc), cbc_enc, 6);

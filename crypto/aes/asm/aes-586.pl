@@ -348,10 +348,31 @@ sub table_into_ebp {
 
 # esp to an aligned frame of Frame.pm's BYTES below the arguments; then
 # stores the registers in %keep (slot name => register, not eax) in it.
+# On the full path the frame goes where its page offset is in the tables'
+# cold 1 KiB (Tables.pm's full_cold), up to 4 KiB lower: a load whose
+# address matches an earlier store's in bits 0-11 waits for it (4K
+# aliasing), and the rounds store to the frame between table loads.
 sub switch_to_frame {
-    my (%keep) = @_;
-    &lea("eax", &DWP(-AES586::Frame::BYTES, "esp"));
-    &and("eax", -AES586::Frame::ALIGN);
+    my ($path, %keep) = @_;
+    if ($path eq 'full') {
+        my ($cold, $cold_end) = AES586::Tables::full_cold();
+        # the frame and the return address the rounds' call pushes below it
+        my $at = ($cold + 4 + AES586::Frame::ALIGN - 1) & -AES586::Frame::ALIGN;
+        die "aes-586: the CBC frame does not fit the tables' cold page offsets\n"
+            if $at + AES586::Frame::BYTES > $cold_end || AES586::Frame::ALIGN > 64;
+        # eax = esp - BYTES - ((esp - BYTES - at - tables) mod 4096): its
+        # page offset is the tables' plus at, and it is 64-byte aligned as
+        # the tables are
+        &picmeup("eax", &label(AES586::Tables::LABEL));
+        &neg("eax");
+        &lea("eax", &DWP(-AES586::Frame::BYTES - $at, "esp", "eax"));
+        &and("eax", 4095);
+        &neg("eax");
+        &lea("eax", &DWP(-AES586::Frame::BYTES, "esp", "eax"));
+    } else {
+        &lea("eax", &DWP(-AES586::Frame::BYTES, "esp"));
+        &and("eax", -AES586::Frame::ALIGN);
+    }
     &switch_stack("eax", slot('saved_esp'));
     &mov(&DWP(slot($_), "esp"), $keep{$_}) for sort keys %keep;
 }
@@ -431,7 +452,7 @@ sub cbc_function {
         $keep{ $args[$k] } = $r;
     }
     &mov("ebp", &wparam(5));
-    switch_to_frame(%keep);
+    switch_to_frame($path, %keep);
     note_sse() if $path eq 'compact';
     &test("ebp", "ebp");
     &jz(&label("dec"));
