@@ -496,13 +496,14 @@ ___
                   rounds => '%r10', end => '%r11',
                   ctr => '%r9',           # the counter, native order
                   k0word => '%rcx',       # K0[3], once the key is loaded
-                  word => '%rax');        # bswap(counter) ^ K0[3]
+                  word => '%rax',         # bswap(counter) ^ K0[3]
+                  be => '%r8');           # bswap(counter), once ivec is read
     my %wide_entry = wide_entries($name, $widths);
     my ($tk, $k0, $kl, $base, $u) = map { "%xmm$_" } 8 .. 12;
     my $x = $b[0];
     my $t = <<___;
 
-.function $body, args=5, xmm=6-15
+.function $body, args=5, xmm=6-15, stack=128
 	cmp	\$1,$R{len}
 	jne	.L${name}_blocks
 ${\ key_setup(\%R, $R{key}) }	movq	($R{ivec}),$x
@@ -532,15 +533,42 @@ ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 ${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ctr}) }.L${name}_x:
 	sub	\$8,$R{len}
 	jb	.L${name}_tail
-.align	16
-.L${name}_loop8:
 ___
+    # The eight-block loop reads its counter blocks from the frame: slot
+    # i (16 bytes at 16*i) holds $base with dword 3 := bswap(c+i) ^ K0[3].
+    # Each group loads its eight blocks and then writes only dword 3 of
+    # every slot, for the next group, so the counter costs a load and a
+    # 32-bit store per block, none of them on a vector ALU port (pinsrd
+    # takes two such slots, and AES shares its ports).  A 16-byte load
+    # cannot take its data from the smaller store still in flight, but the
+    # store was made a whole group earlier.  The first group builds its
+    # blocks in registers so it does not wait for the stores.
+    #
+    # bswap runs on one of the two ports that execute AES here (Emerald
+    # Rapids: eight bswap a group cost 10% of CTR-128's speed, measured),
+    # so the loop swaps one counter a group: when the low byte of c (the
+    # top byte of bswap(c)) does not wrap within the group, bswap(c + i)
+    # = bswap(c) + (i << 24).  When it does (once in 32 groups at most),
+    # the group's words are made one by one, out of line.
+    my $word = sub {              # bswap(c + $_[0]) ^ K0[3] into word
+        my ($i) = @_;
+        return ($i ? "\tlea\t$i($R{ctr}),$R{word32}\n" : "\tmov\t$R{ctr32},$R{word32}\n")
+             . "\tbswap\t$R{word32}\n\txor\t$R{k0word32},$R{word32}\n";
+    };
+    $t .= "\tmovdqa\t$base," . 16 * $_ . "(%rsp)\n" for 0 .. 7;
+    $t .= $word->($_) . "\tmovdqa\t$base,$b[$_]\n\tpinsrd\t\$3,$R{word32},$b[$_]\n" for 0 .. 7;
+    $t .= "\tjmp\t.L${name}_next8\n.align\t16\n.L${name}_loop8:\n";
+    $t .= "\tmovdqa\t" . 16 * $_ . "(%rsp),$b[$_]\n" for 0 .. 7;
+    $t .= ".L${name}_next8:\n\tlea\t8($R{ctr}),$R{be32}\n"
+        . "\tcmp\t\$0xf8,$R{be8}\n\tja\t.L${name}_wrap8\n\tbswap\t$R{be32}\n";
     for my $i (0 .. 7) {
-        $t .= ($i ? "\tlea\t$i($R{ctr}),$R{word32}\n" : "\tmov\t$R{ctr32},$R{word32}\n")
-            . "\tbswap\t$R{word32}\n\txor\t$R{k0word32},$R{word32}\n"
-            . "\tmovdqa\t$base,$b[$i]\n\tpinsrd\t\$3,$R{word32},$b[$i]\n";
+        $t .= ($i ? "\tlea\t" . sprintf('0x%x', $i << 24) . "($R{be}),$R{word32}\n" : "\tmov\t$R{be32},$R{word32}\n")
+            . "\txor\t$R{k0word32},$R{word32}\n\tmov\t$R{word32}," . (16 * $i + 12) . "(%rsp)\n";
     }
-    $t .= "\tadd\t\$8,$R{ctr32}\n";
+    $t .= ".L${name}_made8:\n\tadd\t\$8,$R{ctr32}\n";
+    my $wrap = ".L${name}_wrap8:\n";
+    $wrap .= $word->(8 + $_) . "\tmov\t$R{word32}," . (16 * $_ + 12) . "(%rsp)\n" for 0 .. 7;
+    $wrap .= "\tjmp\t.L${name}_made8\n";
     $t .= mid_rounds($XMM, 'aesenc', \%R, $tk, @b);
     for my $i (0 .. 7) {
         $t .= "\tmovdqu\t" . 16 * $i . "($R{in}),$u\n\tpxor\t$kl,$u\n\taesenclast\t$u,$b[$i]\n";
@@ -553,7 +581,8 @@ ___
 	lea	128($R{out}),$R{out}
 	sub	\$8,$R{len}
 	jae	.L${name}_loop8
-.L${name}_tail:
+	pxor	$u,$u
+${\ join '', map { "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" } 0 .. 7 }.L${name}_tail:
 	add	\$8,$R{len}
 	jz	.L${name}_done
 .L${name}_loop1:
@@ -572,7 +601,7 @@ ${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $b[0]) }	movdqu	($R{in}),$u
 	dec	$R{len}
 	jnz	.L${name}_loop1
 	jmp	.L${name}_done
-${\ join '', map { "$wide_entry{$_}:\n" . vaes_ctr_bulk(width($_), \%R, $R{k0word32}, ".L${name}_x") } @$widths }.L${name}_done:
+$wrap${\ join '', map { "$wide_entry{$_}:\n" . vaes_ctr_bulk(width($_), \%R, $R{k0word32}, ".L${name}_x") } @$widths }.L${name}_done:
 $clear.L${name}_ret:
 	.return
 .endfunction
