@@ -627,7 +627,8 @@ ___
 # after it from the stack, as the last round is only an XOR with the key
 # (storing T[j] ^ Klast as a memory key cost 16 more instructions a group:
 # on a loaded Zen 3, where issue slots are short, fewer instructions won
-# about 5%, as did sbb for the reduction mask).  The single-block
+# about 5%, as did a reduction mask with no extra copy: cqo below, as sbb
+# before it).  The single-block
 # tail uses the vector doubling above.  Ciphertext stealing (len % 16 =
 # b != 0): encryption handles all whole blocks, then swaps the first b
 # bytes of the last output block with the partial input and encrypts that
@@ -648,7 +649,8 @@ ___
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', key2 => '%r8',
                   iv => '%r9', rounds => '%r10', end => '%r11',
                   partial => '%r9',       # b = len % 16, once T[0] is made
-                  tw_lo => '%rax', tw_hi => '%rbx', carry => '%rbp',
+                  tw_lo => '%rbx', tw_hi => '%rax', carry => '%rdx',   # cqo: rax -> rdx
+                  left => '%rbp',         # len, while rdx is carry
                   cur => '%rcx', curbuf => '%r14', fill => '%r8',
                   pos => '%rdx', a => '%rax', c => '%rcx');
     print <<___;
@@ -693,8 +695,15 @@ ___
             if $dir eq 'dec';
         # The 8-block loop.  tw_lo:tw_hi holds the next tweak to make (low
         # and high 64 bits); doubling is add/adc over the 128 bits, with
-        # the bit that left (the carry out of adc, as a mask from sbb)
-        # folded back as 0x87.  Each tweak goes to the stack as two 64-bit
+        # the bit that leaves (bit 127) folded back as 0x87, the mask taken
+        # from the old high half's sign by cqo (tw_hi is rax, carry rdx, so
+        # the loop counts in left).  From one tweak to the next that is 2.5
+        # cycles of dependent integer work on average; taking the mask from
+        # adc's carry with sbb instead chained add, adc, sbb, and, xor: 5
+        # cycles a tweak, 40 a group, which equals the AES work of an
+        # AES-128 group (80 aesenc at two a cycle on Zen 3 and Emerald
+        # Rapids), so that loop had two critical paths of the same length.
+        # Each tweak goes to the stack as two 64-bit
         # stores, into one of two 256-byte buffers (tweak j of a group at
         # 16*j; only the first 128 bytes are used): while a group is
         # encrypted from one buffer, the next group's tweaks go to the
@@ -702,21 +711,23 @@ ___
         # earlier.  (Two groups ahead in four buffers measured the same at
         # 16 KiB and slower at 256 bytes: more to fill up front and to
         # clear.)  The buffers are cleared after the loop.
+        die "xts: cqo needs tw_hi in rax and carry in rdx\n"
+            unless $R{tw_hi} eq '%rax' && $R{carry} eq '%rdx';
         my $n = 8;                # blocks per group (6 measured slower here)
         my $g = 16 * $n;
         my $fill = sub {
             my $f = '';
             for my $j (0 .. $n - 1) {
                 $f .= "\tmov\t$R{tw_lo}," . (16 * $j) . "(%rsp,$R{fill})\n\tmov\t$R{tw_hi}," . (16 * $j + 8) . "(%rsp,$R{fill})\n"
-                    . "\tadd\t$R{tw_lo},$R{tw_lo}\n\tadc\t$R{tw_hi},$R{tw_hi}\n\tsbb\t$R{carry32},$R{carry32}\n\tand\t\$0x87,$R{carry32}\n"
-                    . "\txor\t$R{carry},$R{tw_lo}\n";
+                    . "\tcqo\n\tand\t\$0x87,$R{carry32}\n"
+                    . "\tadd\t$R{tw_lo},$R{tw_lo}\n\tadc\t$R{tw_hi},$R{tw_hi}\n\txor\t$R{carry},$R{tw_lo}\n";
             }
             return $f;
         };
         $t .= vaes_select(entries => \%wide_entry, count => $R{len},
                           min => $VAES_MIN{xts}, needs => ['vpclmulqdq'])
             . "${\ $L->('x') }:\n";
-        $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n";
+        $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n\tmov\t$R{len},$R{left}\n";
         $t .= "\tmovq\t$T,$R{tw_lo}\n\tpextrq\t\$1,$T,$R{tw_hi}\n"
             . "\txor\t$R{fill32},$R{fill32}\n";
         $t .= $fill->() . "\tmov\t\$256,$R{cur32}\n";
@@ -734,15 +745,15 @@ ___
         $t .= <<___;
 	lea	$g($R{in}),$R{in}
 	lea	$g($R{out}),$R{out}
-	sub	\$$g,$R{len}
+	sub	\$$g,$R{left}
 	jae	${\ $L->('loop8') }
 	movdqa	(%rsp,$R{fill}),$T			# the next block's tweak
 	xor	$R{tw_lo32},$R{tw_lo32}			# clear the tweak buffers
 	xor	$R{tw_hi32},$R{tw_hi32}
-	xor	$R{carry32},$R{carry32}
+	mov	$R{left},$R{len}			# (carry)
 	pxor	$u,$u
 ___
-        $t .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. 31;
+        $t .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. $n - 1, 16 .. 15 + $n;   # the used halves
         $t .= <<___;
 ${\ $L->('tail') }:
 	add	\$$g,$R{len}
