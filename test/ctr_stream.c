@@ -58,6 +58,18 @@ static const struct ctr_case cases[] = {
       { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 17 }, 0 },
     { "whole blocks in place across the 2^32 wrap",
       LOW(0xff, 0xff, 0xff, 0xfe), { 16, 16, 48, 16, 160 }, 1 },
+    /*
+     * aesni's eight-block loop makes a group's counters from one byte swap
+     * unless the low byte carries within the group.  Groups starting at
+     * low bytes 0xf1, 0xf9 (carry) and 0x01; 0xf7 and 0xff (carry); 0xf0,
+     * 0xf8 (the last without a carry) and 0x00.
+     */
+    { "eight-block groups across a low-byte carry",
+      LOW(0x00, 0x00, 0x01, 0xf1), { 384, 16 }, 0 },
+    { "an eight-block group from low byte 0xff",
+      LOW(0x00, 0x00, 0x02, 0xf7), { 256, 16 }, 0 },
+    { "eight-block groups up to a low-byte carry",
+      LOW(0x00, 0x00, 0x03, 0xf0), { 384, 16 }, 0 },
 };
 
 static unsigned char key[32], msg[MAXLEN];

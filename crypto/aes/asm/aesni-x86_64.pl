@@ -496,13 +496,14 @@ ___
                   rounds => '%r10', end => '%r11',
                   ctr => '%r9',           # the counter, native order
                   k0word => '%rcx',       # K0[3], once the key is loaded
-                  word => '%rax');        # bswap(counter) ^ K0[3]
+                  word => '%rax',         # bswap(counter) ^ K0[3]
+                  be => '%r8');           # bswap(counter), once ivec is read
     my %wide_entry = wide_entries($name, $widths);
     my ($tk, $k0, $kl, $base, $u) = map { "%xmm$_" } 8 .. 12;
     my $x = $b[0];
     my $t = <<___;
 
-.function $body, args=5, xmm=6-15
+.function $body, args=5, xmm=6-15, stack=128
 	cmp	\$1,$R{len}
 	jne	.L${name}_blocks
 ${\ key_setup(\%R, $R{key}) }	movq	($R{ivec}),$x
@@ -532,15 +533,42 @@ ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 ${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ctr}) }.L${name}_x:
 	sub	\$8,$R{len}
 	jb	.L${name}_tail
-.align	16
-.L${name}_loop8:
 ___
+    # The eight-block loop reads its counter blocks from the frame: slot
+    # i (16 bytes at 16*i) holds $base with dword 3 := bswap(c+i) ^ K0[3].
+    # Each group loads its eight blocks and then writes only dword 3 of
+    # every slot, for the next group, so the counter costs a load and a
+    # 32-bit store per block, none of them on a vector ALU port (pinsrd
+    # takes two such slots, and AES shares its ports).  A 16-byte load
+    # cannot take its data from the smaller store still in flight, but the
+    # store was made a whole group earlier.  The first group builds its
+    # blocks in registers so it does not wait for the stores.
+    #
+    # bswap runs on one of the two ports that execute AES here (Emerald
+    # Rapids: eight bswap a group cost 10% of CTR-128's speed, measured),
+    # so the loop swaps one counter a group: when the low byte of c (the
+    # top byte of bswap(c)) does not wrap within the group, bswap(c + i)
+    # = bswap(c) + (i << 24).  When it does (once in 32 groups at most),
+    # the group's words are made one by one, out of line.
+    my $word = sub {              # bswap(c + $_[0]) ^ K0[3] into word
+        my ($i) = @_;
+        return ($i ? "\tlea\t$i($R{ctr}),$R{word32}\n" : "\tmov\t$R{ctr32},$R{word32}\n")
+             . "\tbswap\t$R{word32}\n\txor\t$R{k0word32},$R{word32}\n";
+    };
+    $t .= "\tmovdqa\t$base," . 16 * $_ . "(%rsp)\n" for 0 .. 7;
+    $t .= $word->($_) . "\tmovdqa\t$base,$b[$_]\n\tpinsrd\t\$3,$R{word32},$b[$_]\n" for 0 .. 7;
+    $t .= "\tjmp\t.L${name}_next8\n.align\t16\n.L${name}_loop8:\n";
+    $t .= "\tmovdqa\t" . 16 * $_ . "(%rsp),$b[$_]\n" for 0 .. 7;
+    $t .= ".L${name}_next8:\n\tlea\t8($R{ctr}),$R{be32}\n"
+        . "\tcmp\t\$0xf8,$R{be8}\n\tja\t.L${name}_wrap8\n\tbswap\t$R{be32}\n";
     for my $i (0 .. 7) {
-        $t .= ($i ? "\tlea\t$i($R{ctr}),$R{word32}\n" : "\tmov\t$R{ctr32},$R{word32}\n")
-            . "\tbswap\t$R{word32}\n\txor\t$R{k0word32},$R{word32}\n"
-            . "\tmovdqa\t$base,$b[$i]\n\tpinsrd\t\$3,$R{word32},$b[$i]\n";
+        $t .= ($i ? "\tlea\t" . sprintf('0x%x', $i << 24) . "($R{be}),$R{word32}\n" : "\tmov\t$R{be32},$R{word32}\n")
+            . "\txor\t$R{k0word32},$R{word32}\n\tmov\t$R{word32}," . (16 * $i + 12) . "(%rsp)\n";
     }
-    $t .= "\tadd\t\$8,$R{ctr32}\n";
+    $t .= ".L${name}_made8:\n\tadd\t\$8,$R{ctr32}\n";
+    my $wrap = ".L${name}_wrap8:\n";
+    $wrap .= $word->(8 + $_) . "\tmov\t$R{word32}," . (16 * $_ + 12) . "(%rsp)\n" for 0 .. 7;
+    $wrap .= "\tjmp\t.L${name}_made8\n";
     $t .= mid_rounds($XMM, 'aesenc', \%R, $tk, @b);
     for my $i (0 .. 7) {
         $t .= "\tmovdqu\t" . 16 * $i . "($R{in}),$u\n\tpxor\t$kl,$u\n\taesenclast\t$u,$b[$i]\n";
@@ -553,7 +581,8 @@ ___
 	lea	128($R{out}),$R{out}
 	sub	\$8,$R{len}
 	jae	.L${name}_loop8
-.L${name}_tail:
+	pxor	$u,$u
+${\ join '', map { "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" } 0 .. 7 }.L${name}_tail:
 	add	\$8,$R{len}
 	jz	.L${name}_done
 .L${name}_loop1:
@@ -572,7 +601,7 @@ ${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $b[0]) }	movdqu	($R{in}),$u
 	dec	$R{len}
 	jnz	.L${name}_loop1
 	jmp	.L${name}_done
-${\ join '', map { "$wide_entry{$_}:\n" . vaes_ctr_bulk(width($_), \%R, $R{k0word32}, ".L${name}_x") } @$widths }.L${name}_done:
+$wrap${\ join '', map { "$wide_entry{$_}:\n" . vaes_ctr_bulk(width($_), \%R, $R{k0word32}, ".L${name}_x") } @$widths }.L${name}_done:
 $clear.L${name}_ret:
 	.return
 .endfunction
@@ -598,7 +627,8 @@ ___
 # after it from the stack, as the last round is only an XOR with the key
 # (storing T[j] ^ Klast as a memory key cost 16 more instructions a group:
 # on a loaded Zen 3, where issue slots are short, fewer instructions won
-# about 5%, as did sbb for the reduction mask).  The single-block
+# about 5%, as did a reduction mask with no extra copy: cqo below, as sbb
+# before it).  The single-block
 # tail uses the vector doubling above.  Ciphertext stealing (len % 16 =
 # b != 0): encryption handles all whole blocks, then swaps the first b
 # bytes of the last output block with the partial input and encrypts that
@@ -619,7 +649,8 @@ ___
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', key2 => '%r8',
                   iv => '%r9', rounds => '%r10', end => '%r11',
                   partial => '%r9',       # b = len % 16, once T[0] is made
-                  tw_lo => '%rax', tw_hi => '%rbx', carry => '%rbp',
+                  tw_lo => '%rbx', tw_hi => '%rax', carry => '%rdx',   # cqo: rax -> rdx
+                  left => '%rbp',         # len, while rdx is carry
                   cur => '%rcx', curbuf => '%r14', fill => '%r8',
                   pos => '%rdx', a => '%rax', c => '%rcx');
     print <<___;
@@ -664,8 +695,15 @@ ___
             if $dir eq 'dec';
         # The 8-block loop.  tw_lo:tw_hi holds the next tweak to make (low
         # and high 64 bits); doubling is add/adc over the 128 bits, with
-        # the bit that left (the carry out of adc, as a mask from sbb)
-        # folded back as 0x87.  Each tweak goes to the stack as two 64-bit
+        # the bit that leaves (bit 127) folded back as 0x87, the mask taken
+        # from the old high half's sign by cqo (tw_hi is rax, carry rdx, so
+        # the loop counts in left).  From one tweak to the next that is 2.5
+        # cycles of dependent integer work on average; taking the mask from
+        # adc's carry with sbb instead chained add, adc, sbb, and, xor: 5
+        # cycles a tweak, 40 a group, which equals the AES work of an
+        # AES-128 group (80 aesenc at two a cycle on Zen 3 and Emerald
+        # Rapids), so that loop had two critical paths of the same length.
+        # Each tweak goes to the stack as two 64-bit
         # stores, into one of two 256-byte buffers (tweak j of a group at
         # 16*j; only the first 128 bytes are used): while a group is
         # encrypted from one buffer, the next group's tweaks go to the
@@ -673,21 +711,23 @@ ___
         # earlier.  (Two groups ahead in four buffers measured the same at
         # 16 KiB and slower at 256 bytes: more to fill up front and to
         # clear.)  The buffers are cleared after the loop.
+        die "xts: cqo needs tw_hi in rax and carry in rdx\n"
+            unless $R{tw_hi} eq '%rax' && $R{carry} eq '%rdx';
         my $n = 8;                # blocks per group (6 measured slower here)
         my $g = 16 * $n;
         my $fill = sub {
             my $f = '';
             for my $j (0 .. $n - 1) {
                 $f .= "\tmov\t$R{tw_lo}," . (16 * $j) . "(%rsp,$R{fill})\n\tmov\t$R{tw_hi}," . (16 * $j + 8) . "(%rsp,$R{fill})\n"
-                    . "\tadd\t$R{tw_lo},$R{tw_lo}\n\tadc\t$R{tw_hi},$R{tw_hi}\n\tsbb\t$R{carry32},$R{carry32}\n\tand\t\$0x87,$R{carry32}\n"
-                    . "\txor\t$R{carry},$R{tw_lo}\n";
+                    . "\tcqo\n\tand\t\$0x87,$R{carry32}\n"
+                    . "\tadd\t$R{tw_lo},$R{tw_lo}\n\tadc\t$R{tw_hi},$R{tw_hi}\n\txor\t$R{carry},$R{tw_lo}\n";
             }
             return $f;
         };
         $t .= vaes_select(entries => \%wide_entry, count => $R{len},
                           min => $VAES_MIN{xts}, needs => ['vpclmulqdq'])
             . "${\ $L->('x') }:\n";
-        $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n";
+        $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n\tmov\t$R{len},$R{left}\n";
         $t .= "\tmovq\t$T,$R{tw_lo}\n\tpextrq\t\$1,$T,$R{tw_hi}\n"
             . "\txor\t$R{fill32},$R{fill32}\n";
         $t .= $fill->() . "\tmov\t\$256,$R{cur32}\n";
@@ -705,15 +745,15 @@ ___
         $t .= <<___;
 	lea	$g($R{in}),$R{in}
 	lea	$g($R{out}),$R{out}
-	sub	\$$g,$R{len}
+	sub	\$$g,$R{left}
 	jae	${\ $L->('loop8') }
 	movdqa	(%rsp,$R{fill}),$T			# the next block's tweak
 	xor	$R{tw_lo32},$R{tw_lo32}			# clear the tweak buffers
 	xor	$R{tw_hi32},$R{tw_hi32}
-	xor	$R{carry32},$R{carry32}
+	mov	$R{left},$R{len}			# (carry)
 	pxor	$u,$u
 ___
-        $t .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. 31;
+        $t .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. $n - 1, 16 .. 15 + $n;   # the used halves
         $t .= <<___;
 ${\ $L->('tail') }:
 	add	\$$g,$R{len}

@@ -80,13 +80,16 @@ sub round {
             push @i, "andn\t$d,$b,$t0", "add\t$t0,$e",
                      "rorx\t\$2,$b,$t1", "and\t$c,$b", "add\t$b,$e";
         } elsif ($f eq 'parity') {
-            # c ^ d first: b is the newest input, so it goes in last.
-            push @i, "mov\t$c,$t0", "xor\t$d,$t0", "rorx\t\$2,$b,$t1", "xor\t$t0,$b",
-                     "add\t$b,$e";
+            # In b's register, which rorx has freed: no copy.  b is the
+            # newest input and goes through two XORs, but it is a round
+            # older than a, whose ROTL5 is added last, so the sum still
+            # waits for a alone.
+            push @i, "rorx\t\$2,$b,$t1", "xor\t$c,$b", "xor\t$d,$b", "add\t$b,$e";
         } else {
-            # Maj = (b & (c ^ d)) + (c & d): again no common bits.
+            # Maj = (b & (c ^ d)) + (c & d): again no common bits; c & d
+            # is c & ~(c ^ d), one andn from the XOR already made.
             push @i, "mov\t$c,$t0", "xor\t$d,$t0", "rorx\t\$2,$b,$t1", "and\t$t0,$b",
-                     "mov\t$c,$t0", "and\t$d,$t0", "add\t$t0,$e", "add\t$b,$e";
+                     "andn\t$c,$t0,$t0", "add\t$t0,$e", "add\t$b,$e";
         }
         push @i, "rorx\t\$27,$a,$t0", "add\t$t0,$e";
         $self->{tmp} = [ $t0, $b ];

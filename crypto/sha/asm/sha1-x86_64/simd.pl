@@ -46,6 +46,16 @@
 # block, rounds.pl), so the encodings differ in how much slack they leave a
 # sibling hyperthread rather than in speed.  BMI forms in the avx2 rounds
 # measured 1% faster than the plain ones.
+#
+# Instruction count matters once the core is shared.  On a loaded Emerald
+# Rapids (2 vCPUs, load average 8-13), avx2's rows of 4 KiB and more with
+# updates of 256 bytes and up fell below OpenSSL in the median-of-15 bench
+# (0.84-0.99 in 36 of 240 row-runs) while the quiet minimum stayed at
+# 1.07-1.09.  The BMI parity and Maj rounds were then cut to 7 and 10
+# instructions (rounds.pl), 640 a block as OpenSSL's avx2 code: 14 of 240
+# row-runs below 1.0 (0.94-0.999), at the cost of 3% of the quiet speed
+# (16 KiB: 2.54 -> 2.63 TSC c/B, OpenSSL 2.73), as parity's XOR chain now
+# has no slack beside the ROTL5 one.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
