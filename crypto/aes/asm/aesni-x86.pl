@@ -476,12 +476,15 @@ for my $dir (qw(aesenc aesdec)) {
 #                                 const unsigned char ivec[16])
 # The last 32 bits of ivec are a big-endian counter that wraps without
 # carrying into the rest; ivec is not written.  Round 0 is applied once:
-# STATE holds ivec ^ K0 with its last word cleared, and each counter block
-# is STATE ^ (0, 0, 0, bswap(counter + i) ^ K0[3]), the word made in the
+# STATE holds (ivec with its last word cleared) ^ K0, and each counter
+# block is STATE ^ (0, 0, 0, bswap(counter + i)), the word made in the
 # integer unit (where the counter wraps by itself) and moved to the top
-# lane with movd and pslldq.  (A 4-byte store into a frame copy read back
-# as 16 bytes would stall every block on store-to-load forwarding.)  The
-# XOR with the input comes after the last round, through xmm6.
+# lane with movd and pslldq.  ivec is read in pieces (8 + 4 + 4 bytes):
+# callers often have just stored the counter word alone, and a 16-byte
+# load over that 4-byte store would wait for the store to retire instead
+# of taking its data from the store buffer; for the same reason the
+# counter blocks are never built in memory.  The XOR with the input comes
+# after the last round, through xmm6.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              ctr => 'ebx', word => 'ecx');
@@ -490,7 +493,6 @@ for my $dir (qw(aesenc aesdec)) {
         my ($x, $i, $tmp) = @_;
         &lea($R{word}, &DWP($i, $R{ctr}));
         &bswap($R{word});
-        &xor($R{word}, &DWP(12, $R{key}));
         &movd($tmp, $R{word});
         &pslldq($tmp, 12);
         &movdqa($x, $STATE);
@@ -498,13 +500,13 @@ for my $dir (qw(aesenc aesdec)) {
     };
     bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
     &mov($R{word}, &wparam(4));
-    &movups($STATE, &DWP(0, $R{word}));
+    &movq($STATE, &QWP(0, $R{word}));      # ivec's first 12 bytes, then 0
+    &movd($TK, &DWP(8, $R{word}));
+    &punpcklqdq($STATE, $TK);
     &mov($R{ctr}, &DWP(12, $R{word}));
     &bswap($R{ctr});
     &movups($TK, &DWP(0, $R{key}));
-    &pxor($STATE, $TK);                    # ivec ^ K0
-    &pslldq($STATE, 4);                    # without its last word
-    &psrldq($STATE, 4);
+    &pxor($STATE, $TK);                    # ^ K0 (its last word included)
     set_end($R{key}, $R{end});
 
     &set_label("six");
