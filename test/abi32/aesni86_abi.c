@@ -263,10 +263,13 @@ int main(int argc, char **argv)
                 run(f, bits[b], 0);
                 run(f, bits[b], 1);
                 run(f, bits[b], 8);          /* a group of six and two single blocks */
+                run(f, bits[b], 25);         /* four groups (OCB: both sets made ahead and last), one block */
             } else {
                 /* ECB ignores a partial block; CBC pads or writes part of
-                 * one; XTS steals (under 16 bytes it does nothing). */
-                static const size_t lens[] = { 0, 7, 16, 20, 128, 133 };
+                 * one; XTS steals (under 16 bytes it does nothing);
+                 * 213 bytes give XTS a group whose successor's tweaks it
+                 * makes, in both directions. */
+                static const size_t lens[] = { 0, 7, 16, 20, 128, 133, 213 };
                 for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
                     run(f, bits[b], lens[l]);
             }

@@ -552,8 +552,14 @@ for my $dir (qw(aesenc aesdec)) {
 # little-endian number, reduced by x^128 + x^7 + x^2 + x + 1); block j is
 # E_key1(P ^ T[j]) ^ T[j].  A partial last block steals the tail of the
 # block before it (for decryption that block takes T[m+1] and the stolen
-# one T[m]).  Six blocks at a time: the group's tweaks go to the aligned
-# frame, which also holds the doubling's mask.
+# one T[m]).  Six blocks at a time, software-pipelined: the aligned frame holds
+# two sets of six tweak slots, ecx pointing at the current group's and ebx
+# at the next one's.  A group's tweaks are made while the group before it
+# runs (before its rounds in program order, so the serial doubling chain
+# overlaps them instead of holding back the group's first rounds); the
+# last group makes none.  Invariant at a group's start: its six tweaks are
+# in the current set and STATE is the tweak of the block after them.  The
+# frame also holds the doubling's mask and the tail length (ebx is busy).
 #
 # Doubling T (xmm7) with xmm6: paddq doubles each 64-bit half and drops
 # bits 63 and 127; pshufd 0x13 puts dwords 3 and 1, whose sign bits those
@@ -561,9 +567,12 @@ for my $dir (qw(aesenc aesdec)) {
 # 0, 1 in lane 2) turns them into the reduction and the carry.
 {
     my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
-             tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax');
-    my $MASK  = 16 * $GROUP;
-    my $SAVED = $MASK + 16;
+             tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax',
+             cur => 'ecx', nxt => 'ebx');
+    my $SET   = 16 * $GROUP;               # the second set of tweak slots
+    my $MASK  = 2 * $SET;
+    my $TAIL  = $MASK + 16;
+    my $SAVED = $TAIL + 4;
     my $BYTES = $SAVED + 4;
 
     sub xts_double {
@@ -572,6 +581,32 @@ for my $dir (qw(aesenc aesdec)) {
         &pand($TK, &DWP($MASK, "esp"));
         &paddq($STATE, $STATE);
         &pxor($STATE, $TK);
+    }
+
+    # The tweaks STATE, STATE * x, ... into the six slots at $set.
+    sub xts_tweaks {
+        my ($set) = @_;
+        for my $i (0 .. $GROUP - 1) {
+            &movdqa(&DWP(16 * $i, $set), $STATE);
+            xts_double();
+        }
+    }
+
+    # One group of six blocks with the tweaks at cur (the next group's
+    # tweaks made first when $piped).
+    sub xts_group {
+        my ($dir, $piped) = @_;
+        for my $i (0 .. $#B) {
+            &movups($B[$i], &DWP(16 * $i, $R{in}));
+            &pxor($B[$i], &DWP(16 * $i, $R{cur}));
+        }
+        xts_tweaks($R{nxt}) if $piped;
+        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        for my $i (0 .. $#B) {
+            &pxor($B[$i], &DWP(16 * $i, $R{cur}));
+            &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+        }
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
     }
 
     for my $dir (qw(aesenc aesdec)) {
@@ -601,28 +636,25 @@ for my $dir (qw(aesenc aesdec)) {
         &and($R{len}, -16);
         if ($dir eq 'aesdec') {            # the last whole block waits for the tail
             &test($R{tail}, $R{tail});
-            &jz(&label("six"));
+            &jz(&label("tail_set"));
             &sub($R{len}, 16);
+            &set_label("tail_set");
         }
+        &mov(&DWP($TAIL, "esp"), $R{tail});
 
-        &set_label("six");
         &cmp($R{len}, 16 * $GROUP);
         &jb(&label("one"));
-        for my $i (0 .. $GROUP - 1) {
-            &movdqa(&DWP(16 * $i, "esp"), $STATE);
-            xts_double();
-        }
-        for my $i (0 .. $#B) {
-            &movups($B[$i], &DWP(16 * $i, $R{in}));
-            &pxor($B[$i], &DWP(16 * $i, "esp"));
-        }
-        cipher($dir, $R{key}, $R{end}, $TK, @B);
-        for my $i (0 .. $#B) {
-            &pxor($B[$i], &DWP(16 * $i, "esp"));
-            &movups(&DWP(16 * $i, $R{out}), $B[$i]);
-        }
-        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+        &mov($R{cur}, "esp");
+        &lea($R{nxt}, &DWP($SET, "esp"));
+        xts_tweaks($R{cur});
+        &set_label("six");
+        &cmp($R{len}, 2 * 16 * $GROUP);
+        &jb(&label("six_last"));
+        xts_group($dir, 1);
+        &xchg($R{cur}, $R{nxt});
         &jmp(&label("six"));
+        &set_label("six_last");
+        xts_group($dir, 0);
 
         &set_label("one");
         &test($R{len}, $R{len});
@@ -637,6 +669,7 @@ for my $dir (qw(aesenc aesdec)) {
         &jmp(&label("one"));
 
         &set_label("whole_done");
+        &mov($R{tail}, &DWP($TAIL, "esp"));
         &test($R{tail}, $R{tail});
         &jz(&label("done"));
         if ($dir eq 'aesdec') {
@@ -671,7 +704,7 @@ for my $dir (qw(aesenc aesdec)) {
 
         &set_label("done");
         &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $GROUP - 1;     # no tweaks left
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no tweaks left
         &restore_stack();
         wipe(@B, $TK, $STATE);
         bulk_end($name);
@@ -688,11 +721,24 @@ for my $dir (qw(aesenc aesdec)) {
 # cmac = E(cmac ^ P) for each plaintext block P, written back.  The
 # counter block and the CBC-MAC go through the rounds side by side
 # (encryption: both of the same block; decryption: the MAC of block i with
-# the counter of block i + 1).
+# the counter of block i + 1).  The increment writes the copy a dword at a
+# time, so the copy is read back in the same pieces (8 bytes never written
+# since the 16-byte store, then dwords 2 and 3): a 16-byte load over those
+# 4-byte stores could not take its data from the store buffer and would
+# wait for them to retire, a whole block's rounds on the MAC chain.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              word => 'ebx', ptr => 'ecx');
-    my ($ks, $mac, $tk, $data) = ('xmm0', $STATE, 'xmm1', 'xmm2');
+    my ($ks, $mac, $tk, $data, $hi, $lo) = ('xmm0', $STATE, 'xmm1', 'xmm2', 'xmm3', 'xmm4');
+
+    # The counter copy at esp into $ks.
+    sub ccm_counter {
+        &movq($ks, &QWP(0, "esp"));
+        &movd($hi, &DWP(8, "esp"));
+        &movd($lo, &DWP(12, "esp"));
+        &punpckldq($hi, $lo);
+        &punpcklqdq($ks, $hi);
+    }
 
     # The counter copy at esp: its low 64 bits, big-endian, plus one.
     sub ccm_increment {
@@ -723,7 +769,7 @@ for my $dir (qw(aesenc aesdec)) {
         &movups(&DWP(0, "esp"), $ks);
         if ($enc) {
             &set_label("loop");
-            &movups($ks, &DWP(0, "esp"));
+            ccm_counter();
             &movups($data, &DWP(0, $R{in}));
             &pxor($mac, $data);
             cipher('aesenc', $R{key}, $R{end}, $tk, $ks, $mac);
@@ -742,7 +788,7 @@ for my $dir (qw(aesenc aesdec)) {
             &pxor($mac, $data);
             advance($R{in}, $R{out}, 16, $R{blocks}, 1);
             &jz(&label("last"));
-            &movups($ks, &DWP(0, "esp"));
+            ccm_counter();
             cipher('aesenc', $R{key}, $R{end}, $tk, $ks, $mac);
             &jmp(&label("loop"));
             &set_label("last");
@@ -751,7 +797,7 @@ for my $dir (qw(aesenc aesdec)) {
         &add("esp", 16);
         &mov($R{ptr}, &wparam(5));
         &movups(&DWP(0, $R{ptr}), $mac);
-        wipe($ks, $mac, $tk, $data);
+        wipe($ks, $mac, $tk, $data, $hi, $lo);
         bulk_end($name);
     }
 }
@@ -764,26 +810,78 @@ for my $dir (qw(aesenc aesdec)) {
 # OpenSSL's ocb128_f contract (RFC 7253 4.2): for j = 0 .. blocks-1 and
 # i = start_block_num + j, Offset ^= L_[ntz(i)], out_j = Offset ^
 # E(in_j ^ Offset), Checksum ^= the plaintext block; offset_i and checksum
-# are written back.  Six blocks at a time: the offsets are a serial XOR
-# chain in the integer-addressed L_ table, made first into the aligned
-# frame (ntz by bsf: i is never 0), then the six blocks run side by side.
+# are written back (ntz by bsf: i is never 0).  Six blocks at a time, from
+# an odd i only (a call starting on an even one does one block first):
+# then i, i + 2 and i + 4 are odd and take L_[0], kept in the aligned
+# frame, and only the other three need bsf and a table load, which keeps
+# integer work off the ports the AES unit shares.  Software-pipelined as
+# XTS is: the frame holds two sets of six offset slots (the loop written
+# twice, once per set), and a group's offsets are made while the group
+# before it runs; the last group makes none.  At a group's start its
+# offsets are in its set, Offset (xmm7) is its last block's and i the
+# number of the block after it.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              i => 'ebx', ntz => 'ecx', frame => 'ecx', table => 'ecx');
-    my $L     = 16 * $GROUP;               # L_
-    my $SUM   = $L + 16;                   # the checksum
+    my $SET   = 16 * $GROUP;               # the second set of offset slots
+    my $L     = 2 * $SET;                  # L_
     my $SAVED = $L + 4;
-    my $BYTES = $SUM + 16;
+    my $SUM   = $L + 16;                   # the checksum
+    my $L0    = $SUM + 16;                 # L_[0]
+    my $BYTES = $L0 + 16;
     my ($offset, $sum) = ($STATE, 'xmm6');
 
-    # Offset ^= L_[ntz(i)]; i++.
-    sub ocb_next_offset {
-        &bsf($R{ntz}, $R{i});
+    # L_[ntz(i + $k)] into $x.
+    sub ocb_l {
+        my ($x, $k) = @_;
+        &lea($R{ntz}, &DWP($k, $R{i}));
+        &bsf($R{ntz}, $R{ntz});
         &shl($R{ntz}, 4);
         &add($R{ntz}, &DWP($L, "esp"));
-        &movups($TK, &DWP(0, $R{ntz}));
-        &pxor($offset, $TK);
-        &inc($R{i});
+        &movups($x, &DWP(0, $R{ntz}));
+    }
+
+    # The offsets of blocks i .. i + 5 (i odd) into the slots at $set; i += 6.
+    sub ocb_offsets {
+        my ($set) = @_;
+        for my $k (0 .. $GROUP - 1) {
+            if ($k % 2 == 0) {
+                &pxor($offset, &DWP($L0, "esp"));
+            } else {
+                ocb_l($TK, $k);
+                &pxor($offset, $TK);
+            }
+            &movdqa(&DWP($set + 16 * $k, "esp"), $offset);
+        }
+        &add($R{i}, $GROUP);
+    }
+
+    # One group of six blocks with the offsets at $set (the next group's
+    # made into $next first when it is given).
+    sub ocb_group {
+        my ($enc, $set, $next) = @_;
+        my $dir = $enc ? 'aesenc' : 'aesdec';
+        for my $k (0 .. $#B) {
+            &movups($B[$k], &DWP(16 * $k, $R{in}));
+            if ($enc) {                    # the checksum, in xmm6 for a moment
+                &movdqa($sum, &DWP($SUM, "esp")) if $k == 0;
+                &pxor($sum, $B[$k]);
+                &movdqa(&DWP($SUM, "esp"), $sum) if $k == $#B;
+            }
+            &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
+        }
+        ocb_offsets($next) if defined $next;
+        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        for my $k (0 .. $#B) {
+            &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
+            &movups(&DWP(16 * $k, $R{out}), $B[$k]);
+        }
+        unless ($enc) {
+            &movdqa($sum, &DWP($SUM, "esp"));
+            &pxor($sum, $_) for @B;
+            &movdqa(&DWP($SUM, "esp"), $sum);
+        }
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
     }
 
     for my $enc (1, 0) {
@@ -796,46 +894,42 @@ for my $dir (qw(aesenc aesdec)) {
         &mov($R{ntz}, &wparam(7));
         &movups("xmm0", &DWP(0, $R{ntz}));
         &mov($R{end}, &wparam(6));
+        &movups("xmm1", &DWP(0, $R{end}));
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
         &and($R{frame}, -16);
         &switch_stack($R{frame}, $SAVED);
         &mov(&DWP($L, "esp"), $R{end});
         &movdqa(&DWP($SUM, "esp"), "xmm0");
+        &movdqa(&DWP($L0, "esp"), "xmm1");
         set_end($R{key}, $R{end});
 
         &set_label("six");
         &cmp($R{blocks}, $GROUP);
         &jb(&label("one"));
-        for my $k (0 .. $GROUP - 1) {
-            ocb_next_offset();
-            &movdqa(&DWP(16 * $k, "esp"), $offset);
+        &test($R{i}, 1);
+        &jz(&label("single"));
+        ocb_offsets(0);
+        &set_label("groups");
+        for my $set (0, $SET) {
+            my $other = $SET - $set;
+            &cmp($R{blocks}, 2 * $GROUP);
+            &jb(&label("last$set"));
+            ocb_group($enc, $set, $other);
         }
-        for my $k (0 .. $#B) {
-            &movups($B[$k], &DWP(16 * $k, $R{in}));
-            if ($enc) {                    # the checksum, in xmm6 for a moment
-                &movdqa($sum, &DWP($SUM, "esp")) if $k == 0;
-                &pxor($sum, $B[$k]);
-                &movdqa(&DWP($SUM, "esp"), $sum) if $k == $#B;
-            }
-            &pxor($B[$k], &DWP(16 * $k, "esp"));
+        &jmp(&label("groups"));
+        for my $set (0, $SET) {
+            &set_label("last$set");
+            ocb_group($enc, $set, undef);
+            &jmp(&label("one"));
         }
-        cipher($dir, $R{key}, $R{end}, $TK, @B);
-        for my $k (0 .. $#B) {
-            &pxor($B[$k], &DWP(16 * $k, "esp"));
-            &movups(&DWP(16 * $k, $R{out}), $B[$k]);
-        }
-        unless ($enc) {
-            &movdqa($sum, &DWP($SUM, "esp"));
-            &pxor($sum, $_) for @B;
-            &movdqa(&DWP($SUM, "esp"), $sum);
-        }
-        advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
-        &jmp(&label("six"));
 
         &set_label("one");
         &test($R{blocks}, $R{blocks});
         &jz(&label("done"));
-        ocb_next_offset();
+        &set_label("single");
+        ocb_l($TK, 0);
+        &pxor($offset, $TK);
+        &inc($R{i});
         &movups("xmm0", &DWP(0, $R{in}));
         if ($enc) {
             &movdqa("xmm2", &DWP($SUM, "esp"));
@@ -852,12 +946,12 @@ for my $dir (qw(aesenc aesdec)) {
             &movdqa(&DWP($SUM, "esp"), "xmm2");
         }
         advance($R{in}, $R{out}, 16, $R{blocks}, 1);
-        &jmp(&label("one"));
+        &jmp(&label("six"));
 
         &set_label("done");
         &movdqa("xmm0", &DWP($SUM, "esp"));
         &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $GROUP - 1;     # no offsets left
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no offsets left
         &restore_stack();
         &mov($R{ntz}, &wparam(5));
         &movups(&DWP(0, $R{ntz}), $offset);
