@@ -626,10 +626,16 @@ for my $dir (qw(aesenc aesdec)) {
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
         &and($R{frame}, -16);
         &switch_stack($R{frame}, $SAVED);
-        &mov(&DWP($MASK, "esp"), 0x87);
-        &mov(&DWP($MASK + 4, "esp"), 0);
-        &mov(&DWP($MASK + 8, "esp"), 1);
-        &mov(&DWP($MASK + 12, "esp"), 0);
+        # the mask made in registers and stored whole: dword stores read
+        # back as 16 bytes would wait for them to retire, behind the rounds
+        # on the first tweak
+        &mov($R{count}, 0x87);
+        &movd($TK, $R{count});
+        &mov($R{count}, 1);
+        &movd("xmm0", $R{count});
+        &pslldq("xmm0", 8);
+        &por($TK, "xmm0");
+        &movdqa(&DWP($MASK, "esp"), $TK);
         set_end($R{key}, $R{end});
         &mov($R{tail}, $R{len});
         &and($R{tail}, 15);
