@@ -836,12 +836,16 @@ for my $dir (qw(aesenc aesdec)) {
 # E(in_j ^ Offset), Checksum ^= the plaintext block; offset_i and checksum
 # are written back (ntz by bsf: i is never 0).  Six blocks at a time, from
 # an odd i only (a call starting on an even one does one block first):
-# then i, i + 2 and i + 4 are odd and take L_[0], kept in the aligned
-# frame, and only the other three need bsf and a table load, which keeps
-# integer work off the ports the AES unit shares.  Software-pipelined as
-# XTS is: the frame holds two sets of six offset slots (the loop written
-# twice, once per set), and a group's offsets are made while the group
-# before it runs; the last group makes none.  At a group's start its
+# then i, i + 2 and i + 4 are odd and take L_[0], and of the even i + 1,
+# i + 3 and i + 5 those that are 2 mod 4 take L_[1] (both kept in the
+# aligned frame); only the rest, one or two a group, need bsf and a table
+# load, which keeps integer work off the ports the AES unit shares.
+# Software-pipelined as XTS is: the frame holds two sets of six offset
+# slots (the loop written twice, once per set), and a group's offsets are
+# made while the group before it runs; the last group makes none.  Six
+# blocks move i by 2 mod 4, so one set always serves groups with i = 1
+# mod 4 and the other those with i = 3 mod 4: the first group picks its
+# set by i, and each set's code knows which even blocks take L_[1].  At a group's start its
 # offsets are in its set, Offset (xmm7) is its last block's and i the
 # number of the block after it.
 {
@@ -852,7 +856,9 @@ for my $dir (qw(aesenc aesdec)) {
     my $SAVED = $L + 4;
     my $SUM   = $L + 16;                   # the checksum
     my $L0    = $SUM + 16;                 # L_[0]
-    my $BYTES = $L0 + 16;
+    my $L1    = $L0 + 16;                  # L_[1]
+    my $BYTES = $L1 + 16;
+    my %CLASS = (0 => 1, $SET => 3);       # i mod 4 of the groups each set serves
     my ($offset, $sum) = ($STATE, 'xmm6');
 
     # L_[ntz(i + $k)] into $x.
@@ -865,12 +871,16 @@ for my $dir (qw(aesenc aesdec)) {
         &movups($x, &DWP(0, $R{ntz}));
     }
 
-    # The offsets of blocks i .. i + 5 (i odd) into the slots at $set; i += 6.
+    # The offsets of blocks i .. i + 5 (i = $CLASS{$set} mod 4) into the
+    # slots at $set; i += 6.
     sub ocb_offsets {
         my ($set) = @_;
         for my $k (0 .. $GROUP - 1) {
-            if ($k % 2 == 0) {
+            my $ik = ($CLASS{$set} + $k) % 4;  # (i + k) mod 4
+            if ($ik % 2) {
                 &pxor($offset, &DWP($L0, "esp"));
+            } elsif ($ik == 2) {
+                &pxor($offset, &DWP($L1, "esp"));
             } else {
                 ocb_l($TK, $k);
                 &pxor($offset, $TK);
@@ -932,15 +942,24 @@ for my $dir (qw(aesenc aesdec)) {
         &jb(&label("one"));
         &test($R{i}, 1);
         &jz(&label("single"));
+        &mov($R{ntz}, &DWP($L, "esp"));    # (six blocks need L_[1]: read no
+        &movups("xmm0", &DWP(16, $R{ntz}));    # entry the call does not use)
+        &movdqa(&DWP($L1, "esp"), "xmm0");
+        &test($R{i}, 2);
+        &jnz(&label("first$SET"));
         ocb_offsets(0);
-        &set_label("groups");
+        &jmp(&label("groups0"));
+        &set_label("first$SET");
+        ocb_offsets($SET);
+        &jmp(&label("groups$SET"));
         for my $set (0, $SET) {
             my $other = $SET - $set;
+            &set_label("groups$set");
             &cmp($R{blocks}, 2 * $GROUP);
             &jb(&label("last$set"));
             ocb_group($enc, $set, $other);
         }
-        &jmp(&label("groups"));
+        &jmp(&label("groups0"));
         for my $set (0, $SET) {
             &set_label("last$set");
             ocb_group($enc, $set, undef);
