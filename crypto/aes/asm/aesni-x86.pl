@@ -845,7 +845,14 @@ for my $dir (qw(aesenc aesdec)) {
 # made while the group before it runs; the last group makes none.  Six
 # blocks move i by 2 mod 4, so one set always serves groups with i = 1
 # mod 4 and the other those with i = 3 mod 4: the first group picks its
-# set by i, and each set's code knows which even blocks take L_[1].  At a group's start its
+# set by i, and each set's code knows which even blocks take L_[1].
+#
+# Round 0 is folded into the offsets: xmm7 and the slots hold Offset ^ K0
+# (the chain is XORs only, so it runs on that), a block enters round 1 as
+# in ^ (Offset ^ K0), and the last round takes KN ^ K0 from the frame:
+# aesenclast ends with an XOR of its key, so its result ^ (Offset ^ K0)
+# is the block's output.  K0 and KN are those of the schedule passed (the
+# decryption schedule's for aesni_ocb_decrypt).  At a group's start its
 # offsets are in its set, Offset (xmm7) is its last block's and i the
 # number of the block after it.
 {
@@ -857,7 +864,8 @@ for my $dir (qw(aesenc aesdec)) {
     my $SUM   = $L + 16;                   # the checksum
     my $L0    = $SUM + 16;                 # L_[0]
     my $L1    = $L0 + 16;                  # L_[1]
-    my $BYTES = $L1 + 16;
+    my $KNK0  = $L1 + 16;                  # KN ^ K0
+    my $BYTES = $KNK0 + 16;
     my %CLASS = (0 => 1, $SET => 3);       # i mod 4 of the groups each set serves
     my ($offset, $sum) = ($STATE, 'xmm6');
 
@@ -890,6 +898,14 @@ for my $dir (qw(aesenc aesdec)) {
         &add($R{i}, $GROUP);
     }
 
+    # The rounds after round 0 on @blocks, the last with KN ^ K0 in $tk.
+    sub ocb_rounds {
+        my ($dir, $tk, @blocks) = @_;
+        mid_rounds($dir, $R{key}, $R{end}, $tk, @blocks);
+        &movdqa($tk, &DWP($KNK0, "esp"));
+        op("${dir}last", $_, $tk) for @blocks;
+    }
+
     # One group of six blocks with the offsets at $set (the next group's
     # made into $next first when it is given).
     sub ocb_group {
@@ -905,7 +921,7 @@ for my $dir (qw(aesenc aesdec)) {
             &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
         }
         ocb_offsets($next) if defined $next;
-        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        ocb_rounds($dir, $TK, @B);
         for my $k (0 .. $#B) {
             &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
             &movups(&DWP(16 * $k, $R{out}), $B[$k]);
@@ -936,6 +952,11 @@ for my $dir (qw(aesenc aesdec)) {
         &movdqa(&DWP($SUM, "esp"), "xmm0");
         &movdqa(&DWP($L0, "esp"), "xmm1");
         set_end($R{key}, $R{end});
+        &movups("xmm0", &DWP(0, $R{key}));
+        &pxor($offset, "xmm0");            # Offset ^ K0
+        &movups("xmm1", &DWP(0, $R{end}));
+        &pxor("xmm1", "xmm0");
+        &movdqa(&DWP($KNK0, "esp"), "xmm1");
 
         &set_label("six");
         &cmp($R{blocks}, $GROUP);
@@ -980,7 +1001,7 @@ for my $dir (qw(aesenc aesdec)) {
             &movdqa(&DWP($SUM, "esp"), "xmm2");
         }
         &pxor("xmm0", $offset);
-        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+        ocb_rounds($dir, "xmm1", "xmm0");
         &pxor("xmm0", $offset);
         &movups(&DWP(0, $R{out}), "xmm0");
         unless ($enc) {
@@ -992,9 +1013,12 @@ for my $dir (qw(aesenc aesdec)) {
         &jmp(&label("six"));
 
         &set_label("done");
+        &movups("xmm0", &DWP(0, $R{key}));
+        &pxor($offset, "xmm0");            # Offset again
         &movdqa("xmm0", &DWP($SUM, "esp"));
         &pxor($TK, $TK);
         &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no offsets left
+        &movdqa(&DWP($KNK0, "esp"), $TK);
         &restore_stack();
         &mov($R{ntz}, &wparam(5));
         &movups(&DWP(0, $R{ntz}), $offset);
