@@ -157,7 +157,8 @@ static int arguments(const struct fn *f, int bits, size_t n, struct state *s,
         args[5] = PTR(s->cmac);
         return 6;
     }
-    args[4] = 5;                                     /* start_block_num: ntz 0..3 */
+    args[4] = n == 26 ? 7 : 5;                       /* start_block_num: ntz 0..3; 7: groups
+                                                        from 3 mod 4 (the other offset set) */
     args[5] = PTR(s->offset);
     args[6] = PTR(L_);
     args[7] = PTR(s->checksum);
@@ -263,10 +264,14 @@ int main(int argc, char **argv)
                 run(f, bits[b], 0);
                 run(f, bits[b], 1);
                 run(f, bits[b], 8);          /* a group of six and two single blocks */
+                run(f, bits[b], 25);         /* four groups (OCB: both sets made ahead and last), one block */
+                run(f, bits[b], 26);         /* OCB from block 7: the first group in the other set */
             } else {
                 /* ECB ignores a partial block; CBC pads or writes part of
-                 * one; XTS steals (under 16 bytes it does nothing). */
-                static const size_t lens[] = { 0, 7, 16, 20, 128, 133 };
+                 * one; XTS steals (under 16 bytes it does nothing);
+                 * 213 bytes give XTS a group whose successor's tweaks it
+                 * makes, in both directions. */
+                static const size_t lens[] = { 0, 7, 16, 20, 128, 133, 213 };
                 for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
                     run(f, bits[b], lens[l]);
             }

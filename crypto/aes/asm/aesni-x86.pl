@@ -37,10 +37,13 @@
 #              tweak, CTR's counter template ^ K0, OCB's offset).
 # The one-block paths use xmm0 for the block and xmm1 for the key.  The
 # general registers are named by role in each function (%R below).  The
-# per-block values that do not fit (XTS tweaks, CTR counter blocks) live
-# in a 16-byte aligned frame reached with &switch_stack, so the CFI stays
-# exact at every instruction; aligned frame slots are used directly as
-# pxor/pand operands.
+# per-block values that do not fit (XTS tweaks, OCB offsets) live in a
+# 16-byte aligned frame reached with &switch_stack, so the CFI stays exact
+# at every instruction; aligned frame slots are used directly as pxor/pand
+# operands.  What goes through memory is read back in the widths it was
+# written: a load wider than the store before it cannot take its data
+# from the store buffer and waits for the store to retire (CTR's counter,
+# CCM's counter copy and XTS's mask are built with that in mind).
 #
 # Only SSE2 and AES-NI instructions are used (no SSSE3 or SSE4.1), so every
 # CPU with AES-NI runs every path.
@@ -72,10 +75,17 @@ sub set_end {
     &lea($end, &DWP(16, $key, $end, 1));
 }
 
-# The middle rounds of @blocks: aesenc or aesdec with keys 1 .. R.
+# The middle rounds of @blocks: aesenc or aesdec with keys 1 .. R.  A
+# caller that sets $ROUND_HOOK (with local) has it called with i after the
+# round whose key is i rounds before END: code placed there runs between
+# that round and the next key's load, with $tk free, and i <= 9 is a round
+# every key size runs.
 my $seq = 0;
+our $ROUND_HOOK;
 sub mid_rounds {
     my ($dir, $key, $end, $tk, @blocks) = @_;
+    my $hook = $ROUND_HOOK;
+    local $ROUND_HOOK;                      # not passed on to nested calls
     my $n = $seq++;
     &cmp(&DWP($ROUNDS_AT, $key), 11);
     &jb(&label("r9_$n"));
@@ -85,6 +95,7 @@ sub mid_rounds {
         &set_label("r9_$n") if $i == 9;
         &movups($tk, &DWP(-16 * $i, $end));
         op($dir, $_, $tk) for @blocks;
+        $hook->($i) if $hook;
     }
 }
 
@@ -363,12 +374,12 @@ for my $dir (qw(aesenc aesdec)) {
     # C[i]: the chain from block to block is the rounds alone, and K0 and
     # the next plaintext are folded in off it.
     #   xmm0  M        xmm1  round keys      xmm2  KN ^ K0
-    #   xmm3  the next plaintext ^ KN ^ K0   STATE  C[i] (the ivec at the end)
-    # The next plaintext is read before C[i] is written, so in == out works.
-    # xmm3 = the next block ^ KN ^ K0, read from in, which moves on by 16;
-    # len counts the bytes not yet read.  A last block of 1..15 bytes is
-    # padded with zeros through the frame (and written whole, as
-    # CRYPTO_cbc128_encrypt does).
+    #   xmm3  the next plaintext ^ KN ^ K0, read from in (which moves on by
+    #         16; len counts the bytes not yet read) before C[i] is written,
+    #         so in == out works; a last block of 1..15 bytes is padded with
+    #         zeros through the frame (and written whole, as
+    #         CRYPTO_cbc128_encrypt does)
+    #   STATE  C[i] (the ivec at the end)
     my $next_block = sub {
         my ($n) = @_;
         &cmp($R{len}, 16);
@@ -476,12 +487,15 @@ for my $dir (qw(aesenc aesdec)) {
 #                                 const unsigned char ivec[16])
 # The last 32 bits of ivec are a big-endian counter that wraps without
 # carrying into the rest; ivec is not written.  Round 0 is applied once:
-# STATE holds ivec ^ K0 with its last word cleared, and each counter block
-# is STATE ^ (0, 0, 0, bswap(counter + i) ^ K0[3]), the word made in the
+# STATE holds (ivec with its last word cleared) ^ K0, and each counter
+# block is STATE ^ (0, 0, 0, bswap(counter + i)), the word made in the
 # integer unit (where the counter wraps by itself) and moved to the top
-# lane with movd and pslldq.  (A 4-byte store into a frame copy read back
-# as 16 bytes would stall every block on store-to-load forwarding.)  The
-# XOR with the input comes after the last round, through xmm6.
+# lane with movd and pslldq.  ivec is read in pieces (8 + 4 + 4 bytes):
+# callers often have just stored the counter word alone, and a 16-byte
+# load over that 4-byte store would wait for the store to retire instead
+# of taking its data from the store buffer; for the same reason the
+# counter blocks are never built in memory.  The XOR with the input comes
+# after the last round, through xmm6.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              ctr => 'ebx', word => 'ecx');
@@ -490,7 +504,6 @@ for my $dir (qw(aesenc aesdec)) {
         my ($x, $i, $tmp) = @_;
         &lea($R{word}, &DWP($i, $R{ctr}));
         &bswap($R{word});
-        &xor($R{word}, &DWP(12, $R{key}));
         &movd($tmp, $R{word});
         &pslldq($tmp, 12);
         &movdqa($x, $STATE);
@@ -498,13 +511,13 @@ for my $dir (qw(aesenc aesdec)) {
     };
     bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
     &mov($R{word}, &wparam(4));
-    &movups($STATE, &DWP(0, $R{word}));
+    &movq($STATE, &QWP(0, $R{word}));      # ivec's first 12 bytes, then 0
+    &movd($TK, &DWP(8, $R{word}));
+    &punpcklqdq($STATE, $TK);
     &mov($R{ctr}, &DWP(12, $R{word}));
     &bswap($R{ctr});
     &movups($TK, &DWP(0, $R{key}));
-    &pxor($STATE, $TK);                    # ivec ^ K0
-    &pslldq($STATE, 4);                    # without its last word
-    &psrldq($STATE, 4);
+    &pxor($STATE, $TK);                    # ^ K0 (its last word included)
     set_end($R{key}, $R{end});
 
     &set_label("six");
@@ -550,8 +563,16 @@ for my $dir (qw(aesenc aesdec)) {
 # little-endian number, reduced by x^128 + x^7 + x^2 + x + 1); block j is
 # E_key1(P ^ T[j]) ^ T[j].  A partial last block steals the tail of the
 # block before it (for decryption that block takes T[m+1] and the stolen
-# one T[m]).  Six blocks at a time: the group's tweaks go to the aligned
-# frame, which also holds the doubling's mask.
+# one T[m]).  Six blocks at a time, software-pipelined: the aligned frame holds
+# two sets of six tweak slots, ecx pointing at the current group's and ebx
+# at the next one's.  A group's tweaks are made while the group before it
+# runs, one doubling after each of six of its middle rounds (so the serial
+# doubling chain overlaps the rounds instead of holding back the next
+# group's first ones, and its ops do not crowd the rounds' out of the
+# scheduler: measured faster than the same code before or after the
+# rounds); the last group makes none.  Invariant at a group's start: its six tweaks are
+# in the current set and STATE is the tweak of the block after them.  The
+# frame also holds the doubling's mask and the tail length (ebx is busy).
 #
 # Doubling T (xmm7) with xmm6: paddq doubles each 64-bit half and drops
 # bits 63 and 127; pshufd 0x13 puts dwords 3 and 1, whose sign bits those
@@ -559,9 +580,12 @@ for my $dir (qw(aesenc aesdec)) {
 # 0, 1 in lane 2) turns them into the reduction and the carry.
 {
     my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
-             tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax');
-    my $MASK  = 16 * $GROUP;
-    my $SAVED = $MASK + 16;
+             tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax',
+             cur => 'ecx', nxt => 'ebx');
+    my $SET   = 16 * $GROUP;               # the second set of tweak slots
+    my $MASK  = 2 * $SET;
+    my $TAIL  = $MASK + 16;
+    my $SAVED = $TAIL + 4;
     my $BYTES = $SAVED + 4;
 
     sub xts_double {
@@ -570,6 +594,37 @@ for my $dir (qw(aesenc aesdec)) {
         &pand($TK, &DWP($MASK, "esp"));
         &paddq($STATE, $STATE);
         &pxor($STATE, $TK);
+    }
+
+    # The tweaks STATE, STATE * x, ... into the six slots at $set.
+    sub xts_tweaks {
+        my ($set) = @_;
+        for my $i (0 .. $GROUP - 1) {
+            &movdqa(&DWP(16 * $i, $set), $STATE);
+            xts_double();
+        }
+    }
+
+    # One group of six blocks with the tweaks at cur (the next group's
+    # tweaks made during its rounds when $piped).
+    sub xts_group {
+        my ($dir, $piped) = @_;
+        for my $i (0 .. $#B) {
+            &movups($B[$i], &DWP(16 * $i, $R{in}));
+            &pxor($B[$i], &DWP(16 * $i, $R{cur}));
+        }
+        local $ROUND_HOOK = $piped ? sub {
+            my ($i) = @_;
+            return unless $i <= 9 && $i > 9 - $GROUP;
+            &movdqa(&DWP(16 * (9 - $i), $R{nxt}), $STATE);
+            xts_double();
+        } : undef;
+        cipher($dir, $R{key}, $R{end}, $TK, @B);
+        for my $i (0 .. $#B) {
+            &pxor($B[$i], &DWP(16 * $i, $R{cur}));
+            &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+        }
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
     }
 
     for my $dir (qw(aesenc aesdec)) {
@@ -589,38 +644,41 @@ for my $dir (qw(aesenc aesdec)) {
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
         &and($R{frame}, -16);
         &switch_stack($R{frame}, $SAVED);
-        &mov(&DWP($MASK, "esp"), 0x87);
-        &mov(&DWP($MASK + 4, "esp"), 0);
-        &mov(&DWP($MASK + 8, "esp"), 1);
-        &mov(&DWP($MASK + 12, "esp"), 0);
+        # the mask made in registers and stored whole: dword stores read
+        # back as 16 bytes would wait for them to retire, behind the rounds
+        # on the first tweak
+        &mov($R{count}, 0x87);
+        &movd($TK, $R{count});
+        &mov($R{count}, 1);
+        &movd("xmm0", $R{count});
+        &pslldq("xmm0", 8);
+        &por($TK, "xmm0");
+        &movdqa(&DWP($MASK, "esp"), $TK);
         set_end($R{key}, $R{end});
         &mov($R{tail}, $R{len});
         &and($R{tail}, 15);
         &and($R{len}, -16);
         if ($dir eq 'aesdec') {            # the last whole block waits for the tail
             &test($R{tail}, $R{tail});
-            &jz(&label("six"));
+            &jz(&label("tail_set"));
             &sub($R{len}, 16);
+            &set_label("tail_set");
         }
+        &mov(&DWP($TAIL, "esp"), $R{tail});
 
-        &set_label("six");
         &cmp($R{len}, 16 * $GROUP);
         &jb(&label("one"));
-        for my $i (0 .. $GROUP - 1) {
-            &movdqa(&DWP(16 * $i, "esp"), $STATE);
-            xts_double();
-        }
-        for my $i (0 .. $#B) {
-            &movups($B[$i], &DWP(16 * $i, $R{in}));
-            &pxor($B[$i], &DWP(16 * $i, "esp"));
-        }
-        cipher($dir, $R{key}, $R{end}, $TK, @B);
-        for my $i (0 .. $#B) {
-            &pxor($B[$i], &DWP(16 * $i, "esp"));
-            &movups(&DWP(16 * $i, $R{out}), $B[$i]);
-        }
-        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+        &mov($R{cur}, "esp");
+        &lea($R{nxt}, &DWP($SET, "esp"));
+        xts_tweaks($R{cur});
+        &set_label("six");
+        &cmp($R{len}, 2 * 16 * $GROUP);
+        &jb(&label("six_last"));
+        xts_group($dir, 1);
+        &xchg($R{cur}, $R{nxt});
         &jmp(&label("six"));
+        &set_label("six_last");
+        xts_group($dir, 0);
 
         &set_label("one");
         &test($R{len}, $R{len});
@@ -635,6 +693,7 @@ for my $dir (qw(aesenc aesdec)) {
         &jmp(&label("one"));
 
         &set_label("whole_done");
+        &mov($R{tail}, &DWP($TAIL, "esp"));
         &test($R{tail}, $R{tail});
         &jz(&label("done"));
         if ($dir eq 'aesdec') {
@@ -669,7 +728,7 @@ for my $dir (qw(aesenc aesdec)) {
 
         &set_label("done");
         &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $GROUP - 1;     # no tweaks left
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no tweaks left
         &restore_stack();
         wipe(@B, $TK, $STATE);
         bulk_end($name);
@@ -686,11 +745,24 @@ for my $dir (qw(aesenc aesdec)) {
 # cmac = E(cmac ^ P) for each plaintext block P, written back.  The
 # counter block and the CBC-MAC go through the rounds side by side
 # (encryption: both of the same block; decryption: the MAC of block i with
-# the counter of block i + 1).
+# the counter of block i + 1).  The increment writes the copy a dword at a
+# time, so the copy is read back in the same pieces (8 bytes never written
+# since the 16-byte store, then dwords 2 and 3): a 16-byte load over those
+# 4-byte stores could not take its data from the store buffer and would
+# wait for them to retire, a whole block's rounds on the MAC chain.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              word => 'ebx', ptr => 'ecx');
-    my ($ks, $mac, $tk, $data) = ('xmm0', $STATE, 'xmm1', 'xmm2');
+    my ($ks, $mac, $tk, $data, $hi, $lo) = ('xmm0', $STATE, 'xmm1', 'xmm2', 'xmm3', 'xmm4');
+
+    # The counter copy at esp into $ks.
+    sub ccm_counter {
+        &movq($ks, &QWP(0, "esp"));
+        &movd($hi, &DWP(8, "esp"));
+        &movd($lo, &DWP(12, "esp"));
+        &punpckldq($hi, $lo);
+        &punpcklqdq($ks, $hi);
+    }
 
     # The counter copy at esp: its low 64 bits, big-endian, plus one.
     sub ccm_increment {
@@ -721,7 +793,7 @@ for my $dir (qw(aesenc aesdec)) {
         &movups(&DWP(0, "esp"), $ks);
         if ($enc) {
             &set_label("loop");
-            &movups($ks, &DWP(0, "esp"));
+            ccm_counter();
             &movups($data, &DWP(0, $R{in}));
             &pxor($mac, $data);
             cipher('aesenc', $R{key}, $R{end}, $tk, $ks, $mac);
@@ -740,7 +812,7 @@ for my $dir (qw(aesenc aesdec)) {
             &pxor($mac, $data);
             advance($R{in}, $R{out}, 16, $R{blocks}, 1);
             &jz(&label("last"));
-            &movups($ks, &DWP(0, "esp"));
+            ccm_counter();
             cipher('aesenc', $R{key}, $R{end}, $tk, $ks, $mac);
             &jmp(&label("loop"));
             &set_label("last");
@@ -749,7 +821,7 @@ for my $dir (qw(aesenc aesdec)) {
         &add("esp", 16);
         &mov($R{ptr}, &wparam(5));
         &movups(&DWP(0, $R{ptr}), $mac);
-        wipe($ks, $mac, $tk, $data);
+        wipe($ks, $mac, $tk, $data, $hi, $lo);
         bulk_end($name);
     }
 }
@@ -762,26 +834,104 @@ for my $dir (qw(aesenc aesdec)) {
 # OpenSSL's ocb128_f contract (RFC 7253 4.2): for j = 0 .. blocks-1 and
 # i = start_block_num + j, Offset ^= L_[ntz(i)], out_j = Offset ^
 # E(in_j ^ Offset), Checksum ^= the plaintext block; offset_i and checksum
-# are written back.  Six blocks at a time: the offsets are a serial XOR
-# chain in the integer-addressed L_ table, made first into the aligned
-# frame (ntz by bsf: i is never 0), then the six blocks run side by side.
+# are written back (ntz by bsf: i is never 0).  Six blocks at a time, from
+# an odd i only (a call starting on an even one does one block first):
+# then i, i + 2 and i + 4 are odd and take L_[0], and of the even i + 1,
+# i + 3 and i + 5 those that are 2 mod 4 take L_[1] (both kept in the
+# aligned frame); only the rest, one or two a group, need bsf and a table
+# load, which keeps integer work off the ports the AES unit shares.
+# Software-pipelined as XTS is: the frame holds two sets of six offset
+# slots (the loop written twice, once per set), and a group's offsets are
+# made while the group before it runs; the last group makes none.  Six
+# blocks move i by 2 mod 4, so one set always serves groups with i = 1
+# mod 4 and the other those with i = 3 mod 4: the first group picks its
+# set by i, and each set's code knows which even blocks take L_[1].
+#
+# Round 0 is folded into the offsets: xmm7 and the slots hold Offset ^ K0
+# (the chain is XORs only, so it runs on that), a block enters round 1 as
+# in ^ (Offset ^ K0), and the last round takes KN ^ K0 from the frame:
+# aesenclast ends with an XOR of its key, so its result ^ (Offset ^ K0)
+# is the block's output.  K0 and KN are those of the schedule passed (the
+# decryption schedule's for aesni_ocb_decrypt).  At a group's start its
+# offsets are in its set, Offset (xmm7) is its last block's and i the
+# number of the block after it.
 {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              i => 'ebx', ntz => 'ecx', frame => 'ecx', table => 'ecx');
-    my $L     = 16 * $GROUP;               # L_
-    my $SUM   = $L + 16;                   # the checksum
+    my $SET   = 16 * $GROUP;               # the second set of offset slots
+    my $L     = 2 * $SET;                  # L_
     my $SAVED = $L + 4;
-    my $BYTES = $SUM + 16;
+    my $SUM   = $L + 16;                   # the checksum
+    my $L0    = $SUM + 16;                 # L_[0]
+    my $L1    = $L0 + 16;                  # L_[1]
+    my $KNK0  = $L1 + 16;                  # KN ^ K0
+    my $BYTES = $KNK0 + 16;
+    my %CLASS = (0 => 1, $SET => 3);       # i mod 4 of the groups each set serves
     my ($offset, $sum) = ($STATE, 'xmm6');
 
-    # Offset ^= L_[ntz(i)]; i++.
-    sub ocb_next_offset {
-        &bsf($R{ntz}, $R{i});
+    # L_[ntz(i + $k)] into $x.
+    sub ocb_l {
+        my ($x, $k) = @_;
+        &lea($R{ntz}, &DWP($k, $R{i}));
+        &bsf($R{ntz}, $R{ntz});
         &shl($R{ntz}, 4);
         &add($R{ntz}, &DWP($L, "esp"));
-        &movups($TK, &DWP(0, $R{ntz}));
-        &pxor($offset, $TK);
-        &inc($R{i});
+        &movups($x, &DWP(0, $R{ntz}));
+    }
+
+    # The offsets of blocks i .. i + 5 (i = $CLASS{$set} mod 4) into the
+    # slots at $set; i += 6.
+    sub ocb_offsets {
+        my ($set) = @_;
+        for my $k (0 .. $GROUP - 1) {
+            my $ik = ($CLASS{$set} + $k) % 4;  # (i + k) mod 4
+            if ($ik % 2) {
+                &pxor($offset, &DWP($L0, "esp"));
+            } elsif ($ik == 2) {
+                &pxor($offset, &DWP($L1, "esp"));
+            } else {
+                ocb_l($TK, $k);
+                &pxor($offset, $TK);
+            }
+            &movdqa(&DWP($set + 16 * $k, "esp"), $offset);
+        }
+        &add($R{i}, $GROUP);
+    }
+
+    # The rounds after round 0 on @blocks, the last with KN ^ K0 in $tk.
+    sub ocb_rounds {
+        my ($dir, $tk, @blocks) = @_;
+        mid_rounds($dir, $R{key}, $R{end}, $tk, @blocks);
+        &movdqa($tk, &DWP($KNK0, "esp"));
+        op("${dir}last", $_, $tk) for @blocks;
+    }
+
+    # One group of six blocks with the offsets at $set (the next group's
+    # made into $next first when it is given).
+    sub ocb_group {
+        my ($enc, $set, $next) = @_;
+        my $dir = $enc ? 'aesenc' : 'aesdec';
+        for my $k (0 .. $#B) {
+            &movups($B[$k], &DWP(16 * $k, $R{in}));
+            if ($enc) {                    # the checksum, in xmm6 for a moment
+                &movdqa($sum, &DWP($SUM, "esp")) if $k == 0;
+                &pxor($sum, $B[$k]);
+                &movdqa(&DWP($SUM, "esp"), $sum) if $k == $#B;
+            }
+            &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
+        }
+        ocb_offsets($next) if defined $next;
+        ocb_rounds($dir, $TK, @B);
+        for my $k (0 .. $#B) {
+            &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
+            &movups(&DWP(16 * $k, $R{out}), $B[$k]);
+        }
+        unless ($enc) {
+            &movdqa($sum, &DWP($SUM, "esp"));
+            &pxor($sum, $_) for @B;
+            &movdqa(&DWP($SUM, "esp"), $sum);
+        }
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
     }
 
     for my $enc (1, 0) {
@@ -794,46 +944,56 @@ for my $dir (qw(aesenc aesdec)) {
         &mov($R{ntz}, &wparam(7));
         &movups("xmm0", &DWP(0, $R{ntz}));
         &mov($R{end}, &wparam(6));
+        &movups("xmm1", &DWP(0, $R{end}));
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
         &and($R{frame}, -16);
         &switch_stack($R{frame}, $SAVED);
         &mov(&DWP($L, "esp"), $R{end});
         &movdqa(&DWP($SUM, "esp"), "xmm0");
+        &movdqa(&DWP($L0, "esp"), "xmm1");
         set_end($R{key}, $R{end});
+        &movups("xmm0", &DWP(0, $R{key}));
+        &pxor($offset, "xmm0");            # Offset ^ K0
+        &movups("xmm1", &DWP(0, $R{end}));
+        &pxor("xmm1", "xmm0");
+        &movdqa(&DWP($KNK0, "esp"), "xmm1");
 
         &set_label("six");
         &cmp($R{blocks}, $GROUP);
         &jb(&label("one"));
-        for my $k (0 .. $GROUP - 1) {
-            ocb_next_offset();
-            &movdqa(&DWP(16 * $k, "esp"), $offset);
+        &test($R{i}, 1);
+        &jz(&label("single"));
+        &mov($R{ntz}, &DWP($L, "esp"));    # (six blocks need L_[1]: read no
+        &movups("xmm0", &DWP(16, $R{ntz}));    # entry the call does not use)
+        &movdqa(&DWP($L1, "esp"), "xmm0");
+        &test($R{i}, 2);
+        &jnz(&label("first$SET"));
+        ocb_offsets(0);
+        &jmp(&label("groups0"));
+        &set_label("first$SET");
+        ocb_offsets($SET);
+        &jmp(&label("groups$SET"));
+        for my $set (0, $SET) {
+            my $other = $SET - $set;
+            &set_label("groups$set");
+            &cmp($R{blocks}, 2 * $GROUP);
+            &jb(&label("last$set"));
+            ocb_group($enc, $set, $other);
         }
-        for my $k (0 .. $#B) {
-            &movups($B[$k], &DWP(16 * $k, $R{in}));
-            if ($enc) {                    # the checksum, in xmm6 for a moment
-                &movdqa($sum, &DWP($SUM, "esp")) if $k == 0;
-                &pxor($sum, $B[$k]);
-                &movdqa(&DWP($SUM, "esp"), $sum) if $k == $#B;
-            }
-            &pxor($B[$k], &DWP(16 * $k, "esp"));
+        &jmp(&label("groups0"));
+        for my $set (0, $SET) {
+            &set_label("last$set");
+            ocb_group($enc, $set, undef);
+            &jmp(&label("one"));
         }
-        cipher($dir, $R{key}, $R{end}, $TK, @B);
-        for my $k (0 .. $#B) {
-            &pxor($B[$k], &DWP(16 * $k, "esp"));
-            &movups(&DWP(16 * $k, $R{out}), $B[$k]);
-        }
-        unless ($enc) {
-            &movdqa($sum, &DWP($SUM, "esp"));
-            &pxor($sum, $_) for @B;
-            &movdqa(&DWP($SUM, "esp"), $sum);
-        }
-        advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
-        &jmp(&label("six"));
 
         &set_label("one");
         &test($R{blocks}, $R{blocks});
         &jz(&label("done"));
-        ocb_next_offset();
+        &set_label("single");
+        ocb_l($TK, 0);
+        &pxor($offset, $TK);
+        &inc($R{i});
         &movups("xmm0", &DWP(0, $R{in}));
         if ($enc) {
             &movdqa("xmm2", &DWP($SUM, "esp"));
@@ -841,7 +1001,7 @@ for my $dir (qw(aesenc aesdec)) {
             &movdqa(&DWP($SUM, "esp"), "xmm2");
         }
         &pxor("xmm0", $offset);
-        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+        ocb_rounds($dir, "xmm1", "xmm0");
         &pxor("xmm0", $offset);
         &movups(&DWP(0, $R{out}), "xmm0");
         unless ($enc) {
@@ -850,12 +1010,15 @@ for my $dir (qw(aesenc aesdec)) {
             &movdqa(&DWP($SUM, "esp"), "xmm2");
         }
         advance($R{in}, $R{out}, 16, $R{blocks}, 1);
-        &jmp(&label("one"));
+        &jmp(&label("six"));
 
         &set_label("done");
+        &movups("xmm0", &DWP(0, $R{key}));
+        &pxor($offset, "xmm0");            # Offset again
         &movdqa("xmm0", &DWP($SUM, "esp"));
         &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $GROUP - 1;     # no offsets left
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no offsets left
+        &movdqa(&DWP($KNK0, "esp"), $TK);
         &restore_stack();
         &mov($R{ntz}, &wparam(5));
         &movups(&DWP(0, $R{ntz}), $offset);
