@@ -9,6 +9,7 @@
 #   my @done = FuzzRun::run_all($jobs, @runs);  # each run: { target, cmd }
 #   my $s = FuzzRun::summary($run->{log_text}); # execs, cov, ft, corp, input
 #   my ($lost, $out) = FuzzRun::x87_signal_check($prog, @qemu);
+#   my @prefix = FuzzRun::qemu_i386(tool('QEMU_I386'));  # for build/fuzz32
 package FuzzRun;
 use strict;
 use warnings;
@@ -201,6 +202,20 @@ sub summary {
     ($s{loaded}) = $text =~ /INFO: seed corpus: files: (\d+)/;
     $s{mismatch} = $text =~ /: MISMATCH: / ? 1 : 0;
     return \%s;
+}
+
+# The command prefix for the -m32 ASan programs under qemu-i386 ($qemu:
+# the emulator's command).  LeakSanitizer stops the threads with ptrace,
+# which qemu-user lacks (a target would hang at exit), so leak detection
+# is off.  -R 0xc0000000 gives the guest 3 GiB of address space: ASan
+# takes qemu-i386's uname (i686) for a 3G/1G kernel and its memory to end
+# at 0xbfffffff, while qemu would hand out addresses up to 4 GiB once the
+# space below 0x40000000 is used up (some 200 MiB); the first allocation
+# above 0xc0000000 stops the program with ASan's CHECK "AddrIsInMem(addr)"
+# in its allocator (build/fuzz32/asan_highmem; test/README.md).
+sub qemu_i386 {
+    my ($qemu) = @_;
+    return ('env', 'ASAN_OPTIONS=detect_leaks=0', split(' ', $qemu), '-R', '0xc0000000');
 }
 
 # Runs build/fuzz32/x87_signal (test/fuzz/x87_signal.c) as @cmd (the
