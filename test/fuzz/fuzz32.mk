@@ -13,6 +13,12 @@
 #       32-bit "aesni" ECB reaches aesni_ecb_encrypt through a wrapper
 #       (ld --wrap, test/fuzz/planted32.c) that flips one output bit of
 #       calls of two blocks or more; 71-fuzz32.t's negative control.
+#   build/fuzz32/x87_signal   whether a signal leaves the x87 stack alone
+#       (test/fuzz/x87_signal.c, plain CC32): qemu-i386 7.2's does not, so
+#       libFuzzer's SIGALRM timer is off for the runs under it (FuzzRun.pm).
+#   build/fuzz32/asan_highmem whether ASan's 32-bit memory and qemu-i386's
+#       guest addresses agree (test/fuzz/asan_highmem.c): they do only with
+#       qemu-i386 -R 0xc0000000, which the runs under it take.
 
 FUZZ32        := $(BUILD)/fuzz32
 FUZZ32_CC_ALL  = $(FUZZ32_CC) $(M32_CPPFLAGS) $(M32_DEFS) $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) -MMD -MP
@@ -50,7 +56,16 @@ $(FUZZ32)/fuzz_modes_planted: $(FUZZ32)/obj/test/fuzz/fuzz_modes.o $(FUZZ32)/obj
 $(FUZZ32)/fuzz_%: $(FUZZ32)/obj/test/fuzz/fuzz_%.o $(FUZZ32_LIB_OBJS) $(FUZZ32_TEST_OBJS)
 	$(FUZZ32_LINK) -o $@ $^
 
-FUZZ32_BINS := $(patsubst $(FUZZ)/%,$(FUZZ32)/%,$(FUZZ_BINS)) $(FUZZ32)/fuzz_modes_planted
+$(FUZZ32)/x87_signal: test/fuzz/x87_signal.c
+	@mkdir -p $(@D)
+	$(CC32) -D_GNU_SOURCE $(WARN) -O2 -o $@ $<
+
+$(FUZZ32)/asan_highmem: test/fuzz/asan_highmem.c
+	@mkdir -p $(@D)
+	$(FUZZ32_CC) $(WARN) -O1 -fsanitize=address -o $@ $<
+
+FUZZ32_BINS := $(patsubst $(FUZZ)/%,$(FUZZ32)/%,$(FUZZ_BINS)) $(FUZZ32)/fuzz_modes_planted \
+               $(FUZZ32)/x87_signal $(FUZZ32)/asan_highmem
 .PHONY: fuzz32
 fuzz32: $(FUZZ32_BINS)
 

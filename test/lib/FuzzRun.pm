@@ -8,6 +8,8 @@
 #   FuzzRun::write_seeds($target, $dir);        # seed-NNN files
 #   my @done = FuzzRun::run_all($jobs, @runs);  # each run: { target, cmd }
 #   my $s = FuzzRun::summary($run->{log_text}); # execs, cov, ft, corp, input
+#   my ($lost, $out) = FuzzRun::x87_signal_check($prog, @qemu);
+#   my @prefix = FuzzRun::qemu_i386(tool('QEMU_I386'));  # for build/fuzz32
 package FuzzRun;
 use strict;
 use warnings;
@@ -124,7 +126,9 @@ sub seed_inputs {
 }
 
 # The libFuzzer options every run gets: fixed mutation seed, the target's
-# longest input, final statistics, where a failing input goes.
+# longest input, final statistics, where a failing input goes.  $timeout
+# 0 turns libFuzzer's per-input timeout off, and with it the SIGALRM timer
+# that drives it (see x87_signal_check).
 sub options {
     my ($target, $artifact_prefix, $timeout) = @_;
     return ('-seed=1', "-max_len=$max_len{$target}", "-timeout=$timeout",
@@ -200,6 +204,58 @@ sub summary {
     return \%s;
 }
 
+# The command prefix for the -m32 ASan programs under qemu-i386 ($qemu:
+# the emulator's command).  LeakSanitizer stops the threads with ptrace,
+# which qemu-user lacks (a target would hang at exit), so leak detection
+# is off.  -R 0xc0000000 gives the guest 3 GiB of address space: ASan
+# takes qemu-i386's uname (i686) for a 3G/1G kernel and its memory to end
+# at 0xbfffffff, while qemu would hand out addresses up to 4 GiB once the
+# space below 0x40000000 is used up (some 200 MiB); the first allocation
+# above 0xc0000000 stops the program with ASan's CHECK "AddrIsInMem(addr)"
+# in its allocator (build/fuzz32/asan_highmem; test/README.md).
+sub qemu_i386 {
+    my ($qemu) = @_;
+    return ('env', 'ASAN_OPTIONS=detect_leaks=0', split(' ', $qemu), '-R', '0xc0000000');
+}
+
+# Runs build/fuzz32/x87_signal (test/fuzz/x87_signal.c) as @cmd (the
+# program, prefixed by an emulator or not) and returns (undef, output)
+# when every value on the x87 stack survived the signals, (the first
+# "not ok" line, output) when some did not, and dies when the program
+# does not run as it should.  qemu-i386 7.2 loses them: libFuzzer's
+# per-input timeout is a SIGALRM every timeout/2 + 1 seconds, and one
+# that lands while libFuzzer picks the next input (logl on the x87 stack
+# in libstdc++'s generate_canonical) stops the target with SIGFPE in
+# std::piecewise_constant_distribution.  The 32-bit runs under such an
+# emulator therefore go with -timeout=0 (no timer; test/README.md).
+sub x87_signal_check {
+    my (@cmd) = @_;
+    require Capture;
+    my ($st, $out) = Capture::capture(@cmd);
+    my @lines = grep { /^(?:not )?ok \d+ - x87 stack/ } split /\n/, $out;
+    die "@cmd: exit status $st, not the 8 TAP lines expected:\n$out"
+        unless @lines == 8 && ($st == 0 || $st >> 8 == 1);
+    my ($bad) = grep { /^not ok/ } @lines;
+    die "@cmd: exit status $st disagrees with its TAP lines:\n$out"
+        if ($st == 0) != !defined $bad;
+    return ($bad, $out);
+}
+
+# The report of the emulator fault x87_signal_check describes, as the
+# SIGFPE it causes in libFuzzer shows it: ASan's FPE inside
+# std::piecewise_constant_distribution, below MutateAndTestOne; and the
+# line that says so beside such a failure (it still counts as one).
+sub x87_fault_report {
+    my ($text) = @_;
+    return $text =~ /AddressSanitizer: FPE\b/
+        && $text =~ /#0 .*std::piecewise_constant_distribution/ ? 1 : 0;
+}
+
+sub x87_fault_note {
+    return 'the SIGFPE in std::piecewise_constant_distribution is the emulator\'s: '
+         . 'x87 registers lost across a signal (build/fuzz32/x87_signal, test/README.md)';
+}
+
 # "killed by signal N", "exit status N", or undef for a clean exit.
 sub why {
     my ($status) = @_;
@@ -219,12 +275,15 @@ sub report_lines {
 # @$prefix, e.g. an emulator) for $time seconds ($runs executions at most
 # when defined) from a fresh seed corpus, and prints one TAP line per
 # target through ImplRuns::result; a failure prints libFuzzer's report and
-# the saved input.  Returns the finished runs.
+# the saved input.  $timeout is the seconds one input may take (the run is
+# killed 3 of them past $time); no_timer passes libFuzzer -timeout=0
+# instead.  Returns the finished runs.
 sub test_targets {
     my (%o) = @_;
     require File::Path;
     require ImplRuns;
     my ($dir, $artifacts) = ($o{dir}, "$o{dir}/artifacts");
+    my $slow = $o{timeout} // 10;
     File::Path::make_path($artifacts);
     my @runs;
     for my $t (@{ $o{targets} }) {
@@ -232,11 +291,11 @@ sub test_targets {
         my $n = write_seeds($t, $corpus);
         push @runs, { target => $t, seeds => $n,
                       cmd => [ @{ $o{prefix} // [] }, "$dir/$t",
-                               options($t, "$artifacts/$t-", $o{timeout} // 10),
+                               options($t, "$artifacts/$t-", $o{no_timer} ? 0 : $slow),
                                $o{name_seeds} ? (seed_inputs($corpus))[0] // () : (),
                                "-max_total_time=$o{time}",
                                defined $o{runs} ? "-runs=$o{runs}" : (), $corpus ],
-                      limit => $o{time} + 3 * ($o{timeout} // 10) + 30 };
+                      limit => $o{time} + 3 * $slow + 30 };
     }
     for my $r (run_all($o{jobs} // 2, @runs)) {
         my $s = summary($r->{log_text});
@@ -257,6 +316,7 @@ sub test_targets {
         ImplRuns::result(0, "$label: failed after $n executions in $secs ("
                          . ($why // 'no final statistics') . ')');
         print "#   $_\n" for report_lines($r->{log_text});
+        print "#   ", x87_fault_note(), "\n" if x87_fault_report($r->{log_text});
         if (defined $s->{input}) {
             print "#   failing input: $s->{input}\n";
             print "#   reproduce: ", join(" ", @{ $o{prefix} // [] }, "$dir/$r->{target}", $s->{input}), "\n";

@@ -14,6 +14,14 @@
 # FuzzRun::seed_inputs), so the seeds are named one by one; each line
 # also checks that libFuzzer read every seed.
 #
+# First, build/fuzz32/x87_signal (test/fuzz/x87_signal.c): values on the
+# x87 stack must survive a signal natively (when this kernel runs i386
+# programs; a named SKIP otherwise).  Under qemu-i386 7.2 they do not, and
+# libFuzzer's per-input timeout is a SIGALRM timer that then stops a long
+# run with a SIGFPE inside libFuzzer (FuzzRun::x87_signal_check); when the
+# check fails under qemu, a named SKIP says so and the runs below go with
+# -timeout=0 (test/README.md).
+#
 # Negative control: fuzz_modes_planted, fuzz_modes linked with a wrapper
 # around the 32-bit aesni_ecb_encrypt that flips one output bit of calls
 # of two blocks or more (test/fuzz/planted32.c), must stop on a MISMATCH
@@ -39,20 +47,83 @@ my $dir   = "$build/fuzz32";
 my @targets = FuzzRun::targets();
 
 if (defined(my $skip = missing('FUZZ32', 'CC32', 'QEMU_I386'))) {
+    result(1, $_, "SKIP $skip") for 'native i386: the x87 stack survives signals',
+                                   'qemu-i386: the x87 stack survives signals',
+                                   'native i386: ASan holds 384 MiB',
+                                   'qemu-i386 -R 0xc0000000: ASan holds 384 MiB';
     result(1, "qemu-i386: $_: libFuzzer run", "SKIP $skip") for @targets;
     result(1, 'qemu-i386: planted ECB fault reported', "SKIP $skip");
     finish();
 }
-# LeakSanitizer stops the process's threads with ptrace, which qemu-user
-# does not provide: with leak detection on, a target hangs at exit.
-my @qemu = ('env', 'ASAN_OPTIONS=detect_leaks=0', split ' ', tool('QEMU_I386'));
+# No LeakSanitizer (no ptrace under qemu-user) and a 3 GiB guest address
+# space, ASan's idea of it (FuzzRun::qemu_i386 says why).
+my @qemu = FuzzRun::qemu_i386(tool('QEMU_I386'));
 result(0, "$dir/$_ is missing (run make tests)")
     for grep { !-x "$dir/$_" } @targets, 'fuzz_modes_planted';
+
+# --- values on the x87 stack across a signal ---------------------------------
+my $probe = "$dir/x87_signal";
+my $no_timer;
+if (!-x $probe) {
+    result(0, "$probe is missing (run make tests)");
+} else {
+    my ($nst, $nout) = capture($probe);
+    if ($nout =~ /^cannot run / && $nst >> 8 == 127) {
+        chomp $nout;
+        result(1, 'native i386: the x87 stack survives signals',
+               "SKIP this kernel does not run i386 programs ($nout)");
+    } else {
+        my ($bad, $out) = eval { FuzzRun::x87_signal_check($probe) };
+        result(!$@ && !defined $bad, "native i386: the x87 stack survives signals ($probe)")
+            or print map { "#   $_\n" } split /\n/, $@ || $out;
+    }
+    my ($lost, $out) = eval { FuzzRun::x87_signal_check(@qemu, $probe) };
+    if ($@) {
+        result(0, "qemu-i386 $probe: it did not run as it should");
+        print map { "#   $_\n" } split /\n/, $@;
+    } elsif (!defined $lost) {
+        result(1, "qemu-i386: the x87 stack survives signals ($probe)");
+    } else {
+        (my $version = `$qemu[2] --version`) =~ s/\n.*//s;
+        result(1, 'qemu-i386: the x87 stack survives signals',
+               "SKIP $version loses x87 registers across a signal ($probe: $lost; "
+               . 'test/README.md): the libFuzzer runs below go with -timeout=0');
+        $no_timer = 1;
+    }
+}
+
+# --- ASan's 32-bit memory and qemu's guest addresses --------------------------
+# build/fuzz32/asan_highmem holds 384 MiB in 4 KiB blocks: natively, and
+# under qemu with -R 0xc0000000 as the runs below have it; without the
+# option qemu-i386 7.2 stops it with ASan's AddrIsInMem CHECK, shown as a
+# note (FuzzRun::qemu_i386, test/README.md).
+my $highmem = "$dir/asan_highmem";
+if (!-x $highmem) {
+    result(0, "$highmem is missing (run make tests)");
+} else {
+    my ($nst, $nout) = capture('env', 'ASAN_OPTIONS=detect_leaks=0', $highmem);
+    if ($nout =~ /^cannot run / && $nst >> 8 == 127) {
+        chomp $nout;
+        result(1, 'native i386: ASan holds 384 MiB', "SKIP this kernel does not run i386 programs ($nout)");
+    } else {
+        result($nst == 0 && $nout =~ /^384 MiB held/m, "native i386: ASan holds 384 MiB ($highmem)")
+            or print map { "#   $_\n" } "exit $nst", split /\n/, $nout;
+    }
+    my ($qst, $qout) = capture(@qemu, $highmem);
+    result($qst == 0 && $qout =~ /^384 MiB held/m, "qemu-i386 -R 0xc0000000: ASan holds 384 MiB ($highmem)")
+        or print map { "#   $_\n" } "exit $qst", split /\n/, $qout;
+    my @bare = grep { $_ ne '-R' && $_ ne '0xc0000000' } @qemu;
+    my ($bst, $bout) = capture(@bare, $highmem);
+    print $bst == 0 ? "# without -R 0xc0000000 qemu-i386 holds it too (the option may no longer be needed)\n"
+        : $bout =~ /(CHECK failed: \S+ "[^"]*AddrIsInMem[^"]*")/
+                    ? "# without -R 0xc0000000: ASan $1 (the fault the option avoids)\n"
+                    : "# without -R 0xc0000000: exit $bst\n";
+}
 
 # Under the emulator a slow input can take far longer than natively.
 FuzzRun::test_targets(dir => $dir, prefix => \@qemu, label => 'qemu-i386: ',
                       targets => [ grep { -x "$dir/$_" } @targets ], timeout => 120,
-                      name_seeds => 1,
+                      no_timer => $no_timer, name_seeds => 1,
                       time => $ENV{FUZZ_TIME} // 10, jobs => $ENV{FUZZ_JOBS} // 2,
                       runs => $ENV{FUZZ_RUNS});
 
@@ -64,7 +135,7 @@ if (-x "$dir/fuzz_modes_planted") {
     my ($r) = FuzzRun::run_all(1, {
         target => 'fuzz_modes_planted',
         cmd => [ @qemu, "$dir/fuzz_modes_planted",
-                 FuzzRun::options('fuzz_modes', "$arts/planted-", 120),
+                 FuzzRun::options('fuzz_modes', "$arts/planted-", $no_timer ? 0 : 120),
                  (FuzzRun::seed_inputs($corpus))[0] // (),
                  '-max_total_time=60', $corpus ], limit => 600 });
     my $s = FuzzRun::summary($r->{log_text});
