@@ -236,8 +236,14 @@ sub interrupt {
     while (time < $deadline) {
         my ($writer) = map { /\.tmp\.(\d+)$/ ? $1 : () } files_in($dir);
         if (defined $writer && proc_state($writer) eq 'T') {
-            kill $c->{signal}, $c->{to} eq 'group' ? -$pid : $writer;
+            # A group signal reaches the stopped writer first and wakes it
+            # before its parent gets one: were the parent (a module piping
+            # into the translator) to die first, the kernel would find the
+            # group orphaned with a stopped member and add its own SIGHUP,
+            # which the writer takes before the SIGINT (lower number).
+            kill $c->{signal}, $writer;
             kill 'CONT', -$pid;
+            kill $c->{signal}, -$pid if $c->{to} eq 'group' && $writer != $pid;
             return $writer;
         }
         return (undef, $?) if waitpid($pid, WNOHANG) == $pid;
