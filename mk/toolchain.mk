@@ -36,6 +36,16 @@ have_cmd = $(if $(shell command -v $(firstword $(1)) 2>/dev/null),yes)
 # compile *and link* a program, since either part can exist alone.
 HAVE_CC32 := $(shell printf '\043include <stdio.h>\n\043include <stdint.h>\nint main(void){return (int)sizeof(uint32_t)-4;}\n' \
                | $(CC32) -x c -o /dev/null - >/dev/null 2>&1 && echo yes)
+# Whether this kernel runs i386 programs (its IA32 emulation: some kernels
+# here have it, some do not).  A program built with CC32 is run once; it
+# must print its line, since a format the kernel refuses makes exec hand
+# the file to /bin/sh, so an exit status alone would not tell.  Without it
+# the 32-bit programs run under qemu-i386 and the native rows are skipped.
+# Not a package: its "package" column is "-", and its skip line its own.
+RUN_I386      := native-i386-programs
+HAVE_RUN_I386 := $(if $(HAVE_CC32),$(shell t=$$(mktemp) && \
+                   printf '\043include <stdio.h>\nint main(void){return puts(sizeof(void *) == 4 ? "i386" : "?") < 0;}\n' \
+                   | $(CC32) -x c -o $$t - >/dev/null 2>&1 && $$t 2>/dev/null | grep -qx i386 && echo yes; rm -f $$t))
 HAVE_NASM    := $(call have_cmd,$(NASM))
 HAVE_MINGW64 := $(and $(call have_cmd,$(MINGW64_CC)),$(call have_cmd,$(MINGW64_AS)))
 HAVE_MINGW32 := $(and $(call have_cmd,$(MINGW32_CC)),$(call have_cmd,$(MINGW32_AS)))
@@ -70,9 +80,10 @@ HAVE_WIN64 := $(and $(HAVE_MINGW64),$(HAVE_NASM))
 
 # Each tool: the variable naming it, the Debian package, what needs it.
 # The name is the HAVE_ variable's suffix.
-TOOLCHAIN := CC32 NASM MINGW64 MINGW32 CLANG FUZZ FUZZ32 LLVM_OBJDUMP LLVM_MCA QEMU_I386 \
+TOOLCHAIN := CC32 RUN_I386 NASM MINGW64 MINGW32 CLANG FUZZ FUZZ32 LLVM_OBJDUMP LLVM_MCA QEMU_I386 \
              QEMU_X86_64 WINE64 GNUPLOT GDB VALGRIND LIBUNWIND LIBCRYPTO_A
 tool_CC32         := CC32 gcc-multilib the 32-bit library (build/m32), the aes-586 and 32-bit layer programs and checkers
+tool_RUN_I386     := RUN_I386 - the native 32-bit runs
 tool_NASM         := NASM nasm the nasm (Win64) and win32n flavours' objects
 tool_MINGW64      := MINGW64_CC gcc-mingw-w64-x86-64 the Win64 test programs
 tool_MINGW32      := MINGW32_CC gcc-mingw-w64-i686 the Win32 links of the coff and win32n flavours
@@ -96,8 +107,10 @@ tool_what = $(wordlist 3,99,$(tool_$(1)))
 # One line per missing tool, once per make run (not for clean, help, ...).
 TOOLCHAIN_QUIET_GOALS := clean help toolchain uninstall test test-deps
 ifeq ($(filter $(TOOLCHAIN_QUIET_GOALS),$(MAKECMDGOALS)),)
-$(foreach t,$(TOOLCHAIN),$(if $(HAVE_$(t)),,$(info skipped: $(call tool_what,$(t)) \
+$(foreach t,$(filter-out RUN_I386,$(TOOLCHAIN)),$(if $(HAVE_$(t)),,$(info skipped: $(call tool_what,$(t)) \
   ($($(call tool_var,$(t))): not usable; apt-get install $(call tool_pkg,$(t)), or make test-deps))))
+$(if $(HAVE_CC32),$(if $(HAVE_RUN_I386),,$(info skipped: $(call tool_what,RUN_I386) \
+  (this kernel does not run i386 programs: no IA32 emulation; qemu-i386 runs them instead))))
 endif
 
 # For the tests: NAME<TAB>yes|no<TAB>command<TAB>package, rewritten when

@@ -211,6 +211,9 @@ for my $p (@PROGRAMS) {
                                    : "no $build/toolchain.txt (run make first)";
     } elsif ($arch eq 'i386' && ($tool{CC32}{have} // '') ne 'yes') {
         $why_not = "$tool{CC32}{cmd} not usable ($tool{CC32}{pkg})";
+    } elsif ($arch eq 'i386' && ($tool{RUN_I386}{have} // '') ne 'yes') {
+        # valgrind's x86 tools run the program on this kernel, as it does
+        $why_not = 'this kernel does not run i386 programs (no IA32 emulation)';
     } elsif (!-x $prog) {
         $why_not = "$prog is missing (make ct-report builds it)";
     }

@@ -33,14 +33,15 @@ sub result($$;$) {
 # mask meaning none, NEED the four capability words the entry needs, in
 # hex (NEED_NAME, their names, is checked by 31-captable.t).
 # Returns ([name, mask-or-undef, [need words]], ...) in priority order;
-# fails a test when that goes wrong.
+# fails a test when that goes wrong.  @prefix runs PROG under a command
+# (qemu-i386 for a 32-bit program on a kernel that does not run it).
 sub registry {
-    my ($bin) = @_;
+    my ($bin, @prefix) = @_;
     return () unless result(-x $bin, "$bin exists");
     local %ENV = %ENV;
     delete $ENV{OPENSSL_ia32cap};
     my @entries;
-    open(my $fh, '-|', $bin, '--list') or die "cannot run $bin: $!\n";
+    open(my $fh, '-|', @prefix, $bin, '--list') or die "cannot run $bin: $!\n";
     while (my $line = <$fh>) {
         chomp $line;
         my ($name, $mask, $need) = split /\t/, $line, 4;

@@ -38,8 +38,15 @@ sub entry {
 }
 
 # undef when NAME is usable, else why not, e.g. "gcc -m32 not usable (gcc-multilib)".
+# RUN_I386 is a fact about the kernel, not a package (its package is "-";
+# it is probed only where CC32 works).
 sub missing {
-    my @why = map { my $t = entry($_); $t->{have} ? () : "$t->{cmd} not usable ($t->{pkg})" } @_;
+    my @why = map {
+        my $t = entry($_);
+        $t->{have}       ? ()
+        : $_ eq 'RUN_I386' ? missing('CC32') // 'this kernel does not run i386 programs (no IA32 emulation)'
+        :                  "$t->{cmd} not usable ($t->{pkg})"
+    } @_;
     return @why ? join(', ', @why) : undef;
 }
 

@@ -85,7 +85,7 @@ my ($vst, $vout) = capture(split(' ', tool('VALGRIND')), '--version');
 my $version = $vout =~ /valgrind-(\d+\.\d+)/ ? $1 : 'unknown';
 my $same_valgrind = $version eq '3.19';
 my $core = (slurp("$build/gen/config") // '') =~ /\bAES_CORE=(\w+)/ ? $1 : 'table';
-my $why32 = missing('CC32');
+my $why32 = missing('RUN_I386');    # CC32's reason first, then the kernel's
 
 # --- each claim ------------------------------------------------------------------
 for my $path (@order) {
@@ -113,7 +113,9 @@ for my $path (@order) {
     result($ok || defined $skip, "$path: $want" . ($ok ? '' : " (report: $r->{verdict})"),
            defined $skip ? "SKIP $skip" : undef);
 }
-my @unclaimed = grep { !exists $claim{$_} } sort keys %row;
+# A program that could not run is one row, ARCH:*: for i386 that is
+# the reason its claims were skipped above.
+my @unclaimed = grep { !exists $claim{$_} && !($_ eq 'i386:*' && $why32) } sort keys %row;
 result(!@unclaimed, 'every path of the report has its claim in the README')
     or print "#   not in README.md: @unclaimed\n";
 

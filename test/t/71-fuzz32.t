@@ -67,11 +67,8 @@ my $no_timer;
 if (!-x $probe) {
     result(0, "$probe is missing (run make tests)");
 } else {
-    my ($nst, $nout) = capture($probe);
-    if ($nout =~ /^cannot run / && $nst >> 8 == 127) {
-        chomp $nout;
-        result(1, 'native i386: the x87 stack survives signals',
-               "SKIP this kernel does not run i386 programs ($nout)");
+    if (my $why = missing('RUN_I386')) {
+        result(1, 'native i386: the x87 stack survives signals', "SKIP $why");
     } else {
         my ($bad, $out) = eval { FuzzRun::x87_signal_check($probe) };
         result(!$@ && !defined $bad, "native i386: the x87 stack survives signals ($probe)")
@@ -101,11 +98,10 @@ my $highmem = "$dir/asan_highmem";
 if (!-x $highmem) {
     result(0, "$highmem is missing (run make tests)");
 } else {
-    my ($nst, $nout) = capture('env', 'ASAN_OPTIONS=detect_leaks=0', $highmem);
-    if ($nout =~ /^cannot run / && $nst >> 8 == 127) {
-        chomp $nout;
-        result(1, 'native i386: ASan holds 384 MiB', "SKIP this kernel does not run i386 programs ($nout)");
+    if (my $why = missing('RUN_I386')) {
+        result(1, 'native i386: ASan holds 384 MiB', "SKIP $why");
     } else {
+        my ($nst, $nout) = capture('env', 'ASAN_OPTIONS=detect_leaks=0', $highmem);
         result($nst == 0 && $nout =~ /^384 MiB held/m, "native i386: ASan holds 384 MiB ($highmem)")
             or print map { "#   $_\n" } "exit $nst", split /\n/, $nout;
     }

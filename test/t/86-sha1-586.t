@@ -117,12 +117,10 @@ if ($why_qemu) {
 
 # --- natively, when the kernel runs i386 programs ------------------------------
 {
-    my ($st, $out) = -x $kat ? capture($kat, '--list') : (-1, '');
     if ($why_qemu) {
         result(1, 'sha1-586 natively', "SKIP $why_qemu");
-    } elsif ($st != 0 || $out !~ /^x86\t/m) {
-        result(1, 'sha1-586 natively (the paths qemu-i386 cannot execute)',
-               'SKIP this kernel does not run 32-bit programs');
+    } elsif (my $why = missing('RUN_I386')) {
+        result(1, 'sha1-586 natively (the paths qemu-i386 cannot execute)', "SKIP $why");
     } else {
         every_entry('native');
         run_child('native: sha1-586 through the ABI and CFI checkers (SHA-NI included where the CPU has it)',
