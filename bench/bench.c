@@ -5,8 +5,8 @@
  *
  * Cycles are TSC cycles read with rdtsc (a fixed-rate clock, not the core
  * clock); MB/s are derived from the TSC rate, measured against
- * CLOCK_MONOTONIC at start-up.  Each figure is the median of repeated runs
- * after a warm-up, on buffers that stay in cache.
+ * CLOCK_MONOTONIC at start-up.  Each figure is the median (--fastest: the
+ * fastest) of repeated runs after a warm-up, on buffers that stay in cache.
  *
  * Every implementation is measured in its own child process: this program
  * again (/proc/self/exe) with the same options plus --child-ROLE NAME,
@@ -147,8 +147,9 @@ static void print_header(const struct parent *p, const struct bench_options *o,
     cpu_model(model, sizeof(model));
     printf("crypto-asm bench: TSC %.1f MHz (rdtsc against CLOCK_MONOTONIC); "
            "cycles are TSC cycles, not core cycles\n", p->tsc_rate / 1e6);
-    printf("  each figure: the median of %d runs after a warm-up, %g ms of "
-           "timing in all (--seconds); warm caches\n", o->runs, o->seconds * 1e3);
+    printf("  each figure: the %s of %d runs after a warm-up, %g ms of "
+           "timing in all (--seconds); warm caches\n",
+           o->fastest ? "fastest" : "median", o->runs, o->seconds * 1e3);
     if (p->have_ossl)
         printf("  CPU: %s; reference: %s (%s)\n", model, ossl_version(),
                ossl_path());

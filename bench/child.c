@@ -157,7 +157,7 @@ static void child_aes(struct child *c, const char *impl_name,
                              c->env.ref);
                     jobs[n++] = &ref;
                 }
-                timing_measure(jobs, n, o->runs, c->min_cycles, cpb);
+                timing_measure(jobs, n, o->runs, o->fastest, c->min_cycles, cpb);
                 for (int i = 0; i < n; i++)
                     figures_emit("aes", m->name, bits[b], len, len,
                                  jobs[i] == &ours ? impl_name : ossl_path_name,
@@ -225,7 +225,7 @@ static void child_sha1(struct child *c, const char *name)
             }
             if (c->have_ossl)
                 jp[n++] = &ref;
-            timing_measure(jp, n, c->o->runs, c->min_cycles, cpb);
+            timing_measure(jp, n, c->o->runs, c->o->fastest, c->min_cycles, cpb);
             for (int i = 0; i < n; i++)
                 figures_emit("sha1", "sha1", 0, sizes[b], sizes[u],
                              jp[i] == &ours ? impl->name : ossl_name, cpb[i]);

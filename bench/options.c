@@ -51,6 +51,8 @@ static void usage(void)
         "  --keybits BITS    AES key sizes: 128, 192, 256 (repeatable, or a comma list)\n"
         "  --seconds S       timing per figure, all its runs together (default %.3f)\n"
         "  --quick           smoke test: %d runs per figure instead of %d, --seconds %.5f\n"
+        "  --fastest         each figure the fastest of its runs, not the median: on a\n"
+        "                    machine shared with other work, which only slows runs down\n"
         "  --csv FILE        also write every figure to FILE as CSV (repeatable)\n"
         "  --bound-only      only the bound loops: TSC cycles per AES round and\n"
         "                    SHA1RNDS4 instruction on this CPU, then exit\n"
@@ -222,6 +224,13 @@ static void set_bound_only(struct bench_options *o, const char *option,
     o->bound_only = 1;
 }
 
+static void set_fastest(struct bench_options *o, const char *option,
+                        const char *value)
+{
+    (void)option, (void)value;
+    o->fastest = 1;
+}
+
 static void set_quick(struct bench_options *o, const char *option,
                       const char *value)
 {
@@ -261,6 +270,7 @@ static const struct option_spec {
     { "--help", FLAG, show_help },
     { "--list", FLAG, set_list },
     { "--quick", FLAG, set_quick },
+    { "--fastest", FLAG, set_fastest },
     { "--bound-only", FLAG, set_bound_only },
     { "--impl", LIST, add_impl },
     { "--mode", LIST, add_mode },

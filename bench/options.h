@@ -24,7 +24,7 @@ extern const size_t bench_mode_count;
 #define OPT_MAX 32                 /* entries per list option */
 #define OPT_MIN_SIZE 16
 #define OPT_MAX_SIZE (1024 * 1024)
-#define OPT_RUNS 15                /* samples per figure (the median is kept) */
+#define OPT_RUNS 15                /* samples per figure (the median is kept, or --fastest) */
 #define OPT_QUICK_RUNS 5
 
 struct bench_options {
@@ -42,6 +42,7 @@ struct bench_options {
     double seconds;                /* timing per figure, all runs together */
     int runs;
     int quick, list, bound_only;
+    int fastest;                   /* keep each figure's fastest run, not its median */
 
     /* Internal, from the parent to a measuring child (see bench.c). */
     const char *child_role, *child_name;

@@ -24,7 +24,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void timing_measure(struct job **jobs, int njobs, int runs,
+void timing_measure(struct job **jobs, int njobs, int runs, int fastest,
                     uint64_t min_cycles, double *cpb)
 {
     uint64_t n[TIMING_MAX_JOBS];
@@ -44,6 +44,6 @@ void timing_measure(struct job **jobs, int njobs, int runs,
                             ((double)n[i] * (double)jobs[i]->len);
     for (int i = 0; i < njobs; i++) {
         qsort(samples[i], (size_t)runs, sizeof(double), cmp_double);
-        cpb[i] = samples[i][runs / 2];
+        cpb[i] = samples[i][fastest ? 0 : runs / 2];
     }
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The timing harness: median TSC cycles per byte of up to TIMING_MAX_JOBS
+ * The timing harness: median (or fastest) TSC cycles per byte of up to TIMING_MAX_JOBS
  * jobs, measured side by side.
  */
 #ifndef BENCH_TIMING_H
@@ -16,9 +16,10 @@
  * Each batch of a job runs at least min_cycles; `runs` batches of each
  * (at most OPT_RUNS), alternating between the jobs, so a clock or load
  * change during the measurement hits all of them alike.  cpb[i] is the
- * median of jobs[i].  Exits through bench_fail if an operation fails.
+ * median of jobs[i], or with fastest its fastest run.  Exits through
+ * bench_fail if an operation fails.
  */
-void timing_measure(struct job **jobs, int njobs, int runs,
+void timing_measure(struct job **jobs, int njobs, int runs, int fastest,
                     uint64_t min_cycles, double *cpb);
 
 #endif

@@ -60,7 +60,7 @@ delete $ENV{OPENSSL_ia32cap};
     my ($rc, $out) = capture($bench, '--help');
     result($rc == 0, '--help exits 0');
     my @missing = grep { $out !~ /\Q$_\E\b/ }
-        qw(--list --impl --mode --size --keybits --seconds --quick --csv --bound-only --help);
+        qw(--list --impl --mode --size --keybits --seconds --quick --fastest --csv --bound-only --help);
     result(!@missing, '--help names every option' . (@missing ? " (not @missing)" : ''));
 }
 
@@ -323,6 +323,13 @@ my $have_ossl;
     push @want, 'aes,cbc-enc,128,1024,1024,openssl@c' if $have_ossl;
     push @want, 'aes,cbc-enc,128,1024,1024,openssl@table' if $have_ossl && table_column('c');
     check_csv('tiny run', $csv, $mhz, @want);
+    result($out =~ /^  each figure: the median of \d+ runs/m, 'without --fastest a figure is the median of its runs')
+        or print map { "#   $_\n" } grep { /each figure/ } split /\n/, $out;
+    my ($frc, $fout) = capture($bench, @tiny, '--impl', 'c', '--fastest');
+    my ($fcpb) = $fout =~ /^ c\s+128\s+1024 \|\s+(\S+)/m;
+    result($frc == 0 && is_number($fcpb) && $fout =~ /^  each figure: the fastest of \d+ runs/m,
+           '--fastest: the header says each figure is the fastest run, and the row has its figure')
+        or print map { "#   $_\n" } split /\n/, $fout;
 }
 
 # Every AES entry this CPU runs, two sizes and two key sizes given both ways.
