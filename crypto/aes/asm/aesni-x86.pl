@@ -28,13 +28,22 @@
 # key schedule itself (memory), so no register holds the round count.
 #
 # Registers.  There are eight xmm registers.  The parallel paths use
-#   xmm0-xmm5  six blocks in flight (six keep the AES unit busy at its
-#              latency on the cores of the last decade; a seventh would
-#              leave no register for the key and the mode's state),
+#   xmm0-xmm5  six blocks in flight (a seventh would leave no register
+#              for the key and the mode's state; why six, below),
 #   xmm6       the round key of the current round, then a scratch register
 #              once the last round is done,
 #   xmm7       the mode's running state (CBC's chaining value, XTS's next
 #              tweak, CTR's counter template ^ K0, OCB's offset).
+# Why six.  Filling the AES unit takes latency / issue interval
+# independent rounds in flight: 6 on the Intel cores of the last decade,
+# 8 on AMD Zen 5 (4 cycles, 0.5).  Six there fill 75% of a group's
+# rounds, but out-of-order execution overlaps consecutive groups (ECB
+# over 4 KiB sectors runs at 94% of the bound).  Eight blocks would take
+# all eight registers, so the round keys as memory operands (aesenc xmm,
+# m128); Zen 5 loads two 128-bit operands a cycle, its aesenc rate, so
+# every such round takes a load slot and with the data loads the groups
+# are load-bound: ECB and CBC decryption ran at 0.81-0.84x the six-block
+# code in make bench-dmcrypt32 (seven blocks and a key register: 0.97x).
 # The one-block paths use xmm0 for the block and xmm1 for the key.  The
 # general registers are named by role in each function (%R below).  The
 # per-block values that do not fit (XTS tweaks, OCB offsets) live in a
