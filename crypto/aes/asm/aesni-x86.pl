@@ -42,7 +42,7 @@
 # all eight registers, so the round keys as memory operands (aesenc xmm,
 # m128); Zen 5 loads two 128-bit operands a cycle, its aesenc rate, so
 # every such round takes a load slot and with the data loads the groups
-# are load-bound: ECB and CBC decryption ran at 0.81-0.84x the six-block
+# are load-bound: ECB and CBC decryption ran at 0.80-0.84x the six-block
 # code in make bench-dmcrypt32 (seven blocks and a key register: 0.97x).
 # The one-block paths use xmm0 for the block and xmm1 for the key.  The
 # general registers are named by role in each function (%R below).  The
