@@ -15,7 +15,11 @@
  *
  * Each case: a random key size and key, lengths 0..4096 bytes (XTS 16 up,
  * partial blocks included), source and destination at random offsets or
- * in place, counters near their wraps.
+ * in place, counters near their wraps.  The data key schedules sit at a
+ * 16-byte aligned address in even cases and 4 bytes past one in odd cases
+ * (nothing may assume an aligned AES_KEY); the first cases take block
+ * counts around groups of six and eight (5..9, 14..17, 24), each in both
+ * placements, whole and with 5 more bytes.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +60,13 @@ int main(int argc, char **argv)
     static unsigned char src_buf[MAXLEN + SLACK], a[MAXLEN + SLACK], b[MAXLEN + SLACK],
         c[MAXLEN + SLACK], L_[33][16];
     unsigned char key[64], iv[16], iv2[16], s1[16], s2[16], t1[16], t2[16];
-    AES_KEY ek, dk, ek2, dk2, cek;
+    /* where ek and dk go: 0 or 4 bytes past a 16-byte boundary */
+    static unsigned char ek_buf[sizeof(AES_KEY) + 32] __attribute__((aligned(16))),
+        dk_buf[sizeof(AES_KEY) + 32] __attribute__((aligned(16)));
+    /* block counts around groups of six (aesni-x86) and eight (aesni-x86_64) */
+    static const size_t edges[] = { 5, 6, 7, 8, 9, 14, 15, 16, 17, 24 };
+    enum { NEDGES = sizeof(edges) / sizeof(edges[0]) };
+    AES_KEY ek2, dk2, cek;
     struct check sched = { "aesni_set_*_key: 0 and 9/11/13 rounds, or -1 (NULL) and -2 (bad bits)", 0, 0 },
                  rt = { "ECB, CBC, CTR32, XTS, CCM64 and OCB decrypt what they encrypt", 0, 0 },
                  cbc = { "aesni_cbc_encrypt equals the C CBC (ivec included)", 0, 0 },
@@ -69,34 +79,41 @@ int main(int argc, char **argv)
         size_t off_in = rnd() % 16, off_out = rnd() % 16;
         int in_place = rnd() & 1;
         unsigned char *src = src_buf + off_in, *x, *y;
+        AES_KEY *ek = (AES_KEY *)(ek_buf + 16 + 4 * (n & 1)),
+                *dk = (AES_KEY *)(dk_buf + 16 + 4 * (n & 1));
+        if (n < 4 * NEDGES) {              /* each edge, both placements, + 0 and + 5 bytes */
+            len = 16 * edges[n / 2 % NEDGES] + (n >= 2 * NEDGES ? 5 : 0);
+            whole = len & ~(size_t)15;
+            blocks = len / 16;
+        }
 
         fill(key, sizeof(key));
         fill(iv, sizeof(iv));
         fill(src, len + 16);
-        int rc = aesni_set_encrypt_key(key, bits, &ek) | aesni_set_decrypt_key(key, bits, &dk)
+        int rc = aesni_set_encrypt_key(key, bits, ek) | aesni_set_decrypt_key(key, bits, dk)
                  | aesni_set_encrypt_key(key + 32, 128, &ek2) | aesni_set_decrypt_key(key + 32, 128, &dk2);
-        note(&sched, rc == 0 && ek.rounds == bits / 32 + 5 && dk.rounds == ek.rounds
+        note(&sched, rc == 0 && ek->rounds == bits / 32 + 5 && dk->rounds == ek->rounds
              && aesni_set_encrypt_key(NULL, bits, &ek2) == -1
              && aesni_set_decrypt_key(key, bits, NULL) == -1
              && aesni_set_encrypt_key(key, bits + 1, &ek2) == -2
              && aesni_set_encrypt_key(key + 32, 128, &ek2) == 0, n);
-        digest(ek.rd_key, 16 * (size_t)(ek.rounds + 2));
-        digest(dk.rd_key, 16 * (size_t)(dk.rounds + 2));
+        digest(ek->rd_key, 16 * (size_t)(ek->rounds + 2));
+        digest(dk->rd_key, 16 * (size_t)(dk->rounds + 2));
         aes_c_set_encrypt_key(key, bits, &cek);
         int ok = 1;
 
         /* ECB */
         x = place(a, src, len, off_out, in_place);
-        aesni_ecb_encrypt(in_place ? x : src, x, len, &ek, 1);
+        aesni_ecb_encrypt(in_place ? x : src, x, len, ek, 1);
         digest(x, whole);
         y = place(b, x, whole, off_in, in_place);
-        aesni_ecb_encrypt(in_place ? y : x, y, whole, &dk, 0);
+        aesni_ecb_encrypt(in_place ? y : x, y, whole, dk, 0);
         ok &= memcmp(y, src, whole) == 0;
 
         /* CBC, against the C CBC too */
         memcpy(iv2, iv, 16);
         x = place(a, src, len, off_out, in_place);
-        aesni_cbc_encrypt(in_place ? x : src, x, len, &ek, iv2, 1);
+        aesni_cbc_encrypt(in_place ? x : src, x, len, ek, iv2, 1);
         {
             unsigned char civ[16];
             memcpy(civ, iv, 16);
@@ -107,25 +124,25 @@ int main(int argc, char **argv)
         digest(iv2, 16);
         memcpy(iv2, iv, 16);
         y = place(b, x, whole, off_in, in_place);
-        aesni_cbc_encrypt(in_place ? y : x, y, whole, &dk, iv2, 0);
+        aesni_cbc_encrypt(in_place ? y : x, y, whole, dk, iv2, 0);
         ok &= memcmp(y, src, whole) == 0;
 
         /* CTR32, the counter word near its wrap */
         iv[12] = iv[13] = 0xff;
         x = place(a, src, len, off_out, in_place);
-        aesni_ctr32_encrypt_blocks(in_place ? x : src, x, blocks, &ek, iv);
+        aesni_ctr32_encrypt_blocks(in_place ? x : src, x, blocks, ek, iv);
         digest(x, whole);
         y = place(b, x, whole, off_in, in_place);
-        aesni_ctr32_encrypt_blocks(in_place ? y : x, y, blocks, &ek, iv);
+        aesni_ctr32_encrypt_blocks(in_place ? y : x, y, blocks, ek, iv);
         ok &= memcmp(y, src, whole) == 0;
 
         /* XTS (16 bytes up), key2 the tweak key */
         size_t xlen = len < 16 ? 16 + len : len;
         x = place(a, src, xlen, off_out, in_place);
-        aesni_xts_encrypt(in_place ? x : src, x, xlen, &ek, &ek2, iv);
+        aesni_xts_encrypt(in_place ? x : src, x, xlen, ek, &ek2, iv);
         digest(x, xlen);
         y = place(b, x, xlen, off_in, in_place);
-        aesni_xts_decrypt(in_place ? y : x, y, xlen, &dk, &ek2, iv);
+        aesni_xts_decrypt(in_place ? y : x, y, xlen, dk, &ek2, iv);
         ok &= memcmp(y, src, xlen) == 0;
 
         /* CCM64: the counter's low bytes near the 64-bit wrap */
@@ -133,11 +150,11 @@ int main(int argc, char **argv)
         fill(s1, 16);
         memcpy(s2, s1, 16);
         x = place(a, src, len, off_out, in_place);
-        aesni_ccm64_encrypt_blocks(in_place ? x : src, x, blocks, &ek, iv, s1);
+        aesni_ccm64_encrypt_blocks(in_place ? x : src, x, blocks, ek, iv, s1);
         digest(x, whole);
         digest(s1, 16);
         y = place(b, x, whole, off_in, in_place);
-        aesni_ccm64_decrypt_blocks(in_place ? y : x, y, blocks, &ek, iv, s2);
+        aesni_ccm64_decrypt_blocks(in_place ? y : x, y, blocks, ek, iv, s2);
         ok &= memcmp(y, src, whole) == 0;
         int st = memcmp(s1, s2, 16) == 0;
 
@@ -149,13 +166,13 @@ int main(int argc, char **argv)
         fill(s1, 16);
         memcpy(s2, s1, 16);
         x = place(a, src, len, off_out, in_place);
-        aesni_ocb_encrypt(in_place ? x : src, x, blocks, &ek, start, t1,
+        aesni_ocb_encrypt(in_place ? x : src, x, blocks, ek, start, t1,
                           (const unsigned char (*)[16])L_, s1);
         digest(x, whole);
         digest(t1, 16);
         digest(s1, 16);
         y = place(b, x, whole, off_in, in_place);
-        aesni_ocb_decrypt(in_place ? y : x, y, blocks, &dk, start, t2,
+        aesni_ocb_decrypt(in_place ? y : x, y, blocks, dk, start, t2,
                           (const unsigned char (*)[16])L_, s2);
         ok &= memcmp(y, src, whole) == 0;
         st &= memcmp(t1, t2, 16) == 0 && memcmp(s1, s2, 16) == 0;

@@ -28,13 +28,22 @@
 # key schedule itself (memory), so no register holds the round count.
 #
 # Registers.  There are eight xmm registers.  The parallel paths use
-#   xmm0-xmm5  six blocks in flight (six keep the AES unit busy at its
-#              latency on the cores of the last decade; a seventh would
-#              leave no register for the key and the mode's state),
+#   xmm0-xmm5  six blocks in flight (a seventh would leave no register
+#              for the key and the mode's state; why six, below),
 #   xmm6       the round key of the current round, then a scratch register
 #              once the last round is done,
 #   xmm7       the mode's running state (CBC's chaining value, XTS's next
 #              tweak, CTR's counter template ^ K0, OCB's offset).
+# Why six.  Filling the AES unit takes latency / issue interval
+# independent rounds in flight: 6 on the Intel cores of the last decade,
+# 8 on AMD Zen 5 (4 cycles, 0.5).  Six there fill 75% of a group's
+# rounds, but out-of-order execution overlaps consecutive groups (ECB
+# over 4 KiB sectors runs at 94% of the bound).  Eight blocks would take
+# all eight registers, so the round keys as memory operands (aesenc xmm,
+# m128); Zen 5 loads two 128-bit operands a cycle, its aesenc rate, so
+# every such round takes a load slot and with the data loads the groups
+# are load-bound: ECB and CBC decryption ran at 0.80-0.84x the six-block
+# code in make bench-dmcrypt32 (seven blocks and a key register: 0.97x).
 # The one-block paths use xmm0 for the block and xmm1 for the key.  The
 # general registers are named by role in each function (%R below).  The
 # per-block values that do not fit (XTS tweaks, OCB offsets) live in a
@@ -566,11 +575,13 @@ for my $dir (qw(aesenc aesdec)) {
 # one T[m]).  Six blocks at a time, software-pipelined: the aligned frame holds
 # two sets of six tweak slots, ecx pointing at the current group's and ebx
 # at the next one's.  A group's tweaks are made while the group before it
-# runs, one doubling after each of six of its middle rounds (so the serial
-# doubling chain overlaps the rounds instead of holding back the next
-# group's first ones, and its ops do not crowd the rounds' out of the
+# runs, one doubling after each of its last six middle rounds (so the
+# serial doubling chain overlaps the rounds instead of holding back the
+# next group's first ones, and its ops do not crowd the rounds' out of the
 # scheduler: measured faster than the same code before or after the
-# rounds); the last group makes none.  Invariant at a group's start: its six tweaks are
+# rounds, and on AMD Zen 5 faster than after the six rounds that follow
+# the ninth-last key, by 2-7%, the most at AES-128 and AES-192); the
+# last group makes none.  Invariant at a group's start: its six tweaks are
 # in the current set and STATE is the tweak of the block after them.  The
 # frame also holds the doubling's mask and the tail length (ebx is busy).
 #
@@ -615,8 +626,8 @@ for my $dir (qw(aesenc aesdec)) {
         }
         local $ROUND_HOOK = $piped ? sub {
             my ($i) = @_;
-            return unless $i <= 9 && $i > 9 - $GROUP;
-            &movdqa(&DWP(16 * (9 - $i), $R{nxt}), $STATE);
+            return unless $i <= $GROUP;    # the last six middle rounds
+            &movdqa(&DWP(16 * ($GROUP - $i), $R{nxt}), $STATE);
             xts_double();
         } : undef;
         cipher($dir, $R{key}, $R{end}, $TK, @B);
