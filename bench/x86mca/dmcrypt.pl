@@ -154,13 +154,15 @@ for my $r (1 .. $rounds) {
                 my $out = `$native @args $impl $mode $bits $SECTOR $total 2>&1`;
                 die "$0: $head $mode $total: $out" if $? || $out !~ /^measured \S+ \S+ \d+ \d+ \d+ ([\d.]+)$/m;
                 my $v = $1;
-                ($mhz) = $out =~ /^tsc ([\d.]+)$/m;
+                # the first rate a run printed (one without a number must not erase it)
+                $mhz //= $1 if $out =~ /^tsc ([\d.]+)$/m && $1 > 0;
                 $cpb{$head}{$mode}{$total} = $v if !defined $cpb{$head}{$mode}{$total} || $v < $cpb{$head}{$mode}{$total};
             }
         }
     }
 }
 
+die "$0: no run printed the TSC rate (tsc MHZ)\n" unless $mhz;
 printf "  c/B = TSC cycles per byte, MB/s = 10^6 bytes/s at the TSC's %.1f MHz; the fastest of %d rounds\n", $mhz, $rounds;
 my $w = 17;
 print '  ' . sprintf('%-12s %7s', 'mode', 'bytes') . join('', map { sprintf(" | %${w}s", $_->[0]) } @cols)
