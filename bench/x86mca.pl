@@ -1,12 +1,16 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
-# The 32-bit AES benchmark, as estimates: no 32-bit code can run natively
-# on these machines, so nothing 32-bit can be timed.  For each program
-# (bench/x86mca/trace32.c linked with one implementation) every call is
-# single-stepped under qemu-i386, and the instructions it executed, in
-# order, are given to llvm-mca (-mtriple=i686 -mcpu=znver3), which
-# estimates the core cycles they take.  The first program is the reference
-# (the C AES); the others are compared with it.
+# The 32-bit AES benchmark, for any kernel: some kernels run i386
+# programs and some (without IA-32 emulation) do not, so nothing here is
+# timed in 32-bit mode.  At start it runs one trace program with no
+# arguments to see which kind this kernel is, and says so; where it runs
+# them, `make bench-aes586-direct` (bench/x86mca/aes586_direct.c) times
+# aes-586 directly in 32-bit mode, the check on these figures.
+# For each program (bench/x86mca/trace32.c linked with one implementation)
+# every call is single-stepped under qemu-i386, and the instructions it
+# executed, in order, are given to llvm-mca (-mtriple=i686 -mcpu=znver3),
+# which estimates the core cycles they take.  The first program is the
+# reference (the C AES); the others are compared with it.
 #
 #   perl bench/x86mca.pl [--bits 128,256] [--cbc-bytes 256]
 #        [--native NATIVE32 [--verify-only] [--drop N]] SPEC...

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-# Included by the Makefile: the 32-bit AES benchmark (estimates; no 32-bit
-# timing is possible here), `make bench-x86mca`, also run by `make bench`.
+# Included by the Makefile: the 32-bit AES benchmark (estimates and 64-bit
+# replays, on any kernel; timing in 32-bit mode only where the kernel runs
+# i386 programs: bench-aes586-direct), `make bench-x86mca`, also run by
+# `make bench`.
 # Each implementation is linked into its own trace32 program (-no-pie, so
 # the traced addresses are objdump's); bench/x86mca.pl single-steps it
 # under qemu-i386 and replays the executed instructions through llvm-mca.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ABI and CFI checkers for 32-bit (i386 cdecl) assembly functions, run
- * under qemu-i386 (this kernel cannot execute 32-bit code).
+ * under qemu-i386 (so on any kernel, whether or not it runs 32-bit code).
  *
  *   abi32_call      calls fn(args[0..nargs-1]) through abi_trampoline_cdecl
  *                   (trampoline_cdecl.pl) with random values in ebx, esi,

@@ -5,7 +5,8 @@
 #   - build/gen/aes_paths.h is what crypto/aes/gen_aes_paths.pl writes
 #     from it (reproducible), and carries the module's value;
 #   - no other file states it: aes_x86_64_ecb.c and aes_x86_64_xts_ccm.c
-#     take the macro and the script its Perl variable;
+#     take the macro (the latter in one selector that XTS and CCM64 share)
+#     and the script its Perl variable;
 #   - single-stepped (build/test/step/aes_paths), ECB, AES_cbc_encrypt,
 #     XTS and CCM64 run only the compact code one block below that length
 #     and only the full-table code at it, so C and assembly switch at the
@@ -41,11 +42,14 @@ my $script = text_of("$root/crypto/aes/asm/aes-x86_64.pl");
 result($glue =~ /len >= AES_X86_64_FULL_TABLES_FROM\b/ && $glue !~ /\b$t\b/,
        'aes_x86_64_ecb.c switches on the generated macro and states no length of its own');
 my $modes = text_of("$root/crypto/aes/aes_x86_64_xts_ccm.c");
-my @xts = $modes =~ /\blen >= AES_X86_64_FULL_TABLES_FROM\b/g;
-my @ccm = $modes =~ /\bblocks >= AES_X86_64_FULL_TABLES_FROM \/ 16\b/g;
-result(@xts == 2 && @ccm == 2 && $modes !~ /\b$t\b/,
-       'aes_x86_64_xts_ccm.c switches XTS (by bytes) and CCM64 (by blocks) on the generated '
-       . 'macro and states no length of its own');
+my @switch = $modes =~ /(\S+ >= AES_X86_64_FULL_TABLES_FROM\b(?: \/ 16)?)/g;
+my @uses = $modes =~ /\bpath_for\((len \/ 16|blocks)\)/g;
+result(@switch == 1 && $switch[0] eq 'blocks >= AES_X86_64_FULL_TABLES_FROM / 16'
+       && (grep { $_ eq 'len / 16' } @uses) == 2 && (grep { $_ eq 'blocks' } @uses) == 2
+       && $modes !~ /\b$t\b/,
+       'aes_x86_64_xts_ccm.c switches in one place (path_for, in whole blocks, on the generated '
+       . 'macro), XTS and CCM64 both through it, and states no length of its own')
+    or print "#   switches: @switch\n#   path_for: @uses\n";
 result($script =~ /cbc_thresh\s*=>\s*\$AesPaths::FULL_TABLES_FROM\b/,
        "aes-x86_64.pl's cbc_thresh is AesPaths.pm's");
 

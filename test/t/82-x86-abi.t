@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
 # The 32-bit (i386 cdecl) ABI checker and per-instruction CFI checker
-# (test/abi32), under qemu-i386 (this kernel cannot execute 32-bit code):
+# (test/abi32), under qemu-i386 (any kernel, i386-capable or not):
 #  - their self-test: well-behaved functions pass; one deliberate violation
 #    per cdecl rule (ebx, esi, edi, ebp, DF, esp, emms, x87 control word,
 #    MXCSR) and wrong CFI are each caught, at the exact instruction;

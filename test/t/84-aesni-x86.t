@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
 # crypto/aes/asm/aesni-x86.pl, 32-bit AES-NI, under qemu-i386 (which
-# emulates AES-NI; this kernel cannot run 32-bit code natively):
+# emulates AES-NI, on any kernel, i386-capable or not):
 #  - the -m32 library (build/m32/small, aes-586 and aesni-x86): the
 #    dispatcher picks "aesni" by default and every AES, CTR, XTS and LRW
 #    vector file passes through it (kat_aes, kat_modes); the CCM vectors

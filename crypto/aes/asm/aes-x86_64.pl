@@ -103,7 +103,7 @@ use AesMath qw(sbox inv_sbox te0 td0);
 use AesPaths;
 BEGIN {
     require "$FindBin::Bin/aes-x86_64/modes.pl";
-    AesX86_64::Modes->import(qw(xts_function ccm64_function));
+    AesX86_64::Modes->import(qw(frame_enter xts_function ccm64_function));
 }
 
 # Tuning switches (each was measured; see the header for figures).
@@ -349,8 +349,9 @@ EOT
 EOT
 }
 
-# CBC over one path.  Locals: 0 in, 8 out, 16 bytes left, 24 key,
-# 32 ivec, 40..55 scratch block, 56..71 chaining value (decryption).
+# CBC over one path.  Locals (0..39 stored by frame_enter, as the XTS
+# and CCM loops do): 0 in, 8 out, 16 bytes left, 24 key, 32 ivec, 40..55
+# scratch block, 56..71 chaining value (decryption).
 # $body is the label after the prologue, where AES_cbc_encrypt (whose
 # frame is declared identically) jumps in.
 sub cbc_function {
@@ -359,14 +360,7 @@ sub cbc_function {
     my $c = <<"EOT";
 .function $name, args=6, save=$SAVE, stack=80
 $body:
-	test	%rdx,%rdx
-	jz	${p}_out
-	mov	%rdi,0(%rsp)
-	mov	%rsi,8(%rsp)
-	mov	%rdx,16(%rsp)
-	mov	%rcx,24(%rsp)
-	mov	%r8,32(%rsp)
-	test	%r9d,%r9d
+@{[ frame_enter($p, '%r8') ]}	test	%r9d,%r9d
 	jz	${p}_dec
 	mov	0(%r8),%eax
 	mov	4(%r8),%ebx

@@ -4,7 +4,8 @@
 # its rounds and a few loads and stores, not a C call through a function
 # pointer, a prologue and byte loops.  Hidden; the C glue
 # (crypto/aes/aes_x86_64_xts_ccm.c) picks the path by length and does
-# XTS's ciphertext stealing.
+# XTS's ciphertext stealing.  Also here: frame_enter, the first stores of
+# the frame that these loops and aes-x86_64.pl's CBC share.
 #
 #   void aes_x86_64_xts_{enc,dec}_{full,compact}(const unsigned char *in,
 #            unsigned char *out, size_t blocks, const void *key,
@@ -29,7 +30,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(xts_function ccm64_function);
+our @EXPORT_OK = qw(frame_enter xts_function ccm64_function);
 
 # The four state words (eax..edx) loaded from, xored with or stored to
 # 4-byte words at $off($base).
@@ -42,10 +43,11 @@ sub words {
     } 0 .. 3;
 }
 
-# The start of a mode function: no blocks, nothing to do; else the
-# pointers and the count into the frame (0 in, 8 out, 16 blocks left,
-# 24 key, 32 $ptr) and the 16 bytes at $ptr into 40..55.
-sub enter {
+# The start of every mode loop of the module (CBC in aes-x86_64.pl, XTS
+# and CCM here), just after its .function prologue, so it adds no unwind
+# state: a count of 0 (rdx) jumps to ${p}_out; else the frame gets
+# 0 in, 8 out, 16 the count, 24 key and 32 the pointer in $ptr.
+sub frame_enter {
     my ($p, $ptr) = @_;
     return <<"EOT";
 	test	%rdx,%rdx
@@ -55,6 +57,14 @@ sub enter {
 	mov	%rdx,16(%rsp)
 	mov	%rcx,24(%rsp)
 	mov	$ptr,32(%rsp)
+EOT
+}
+
+# XTS's and CCM's start: frame_enter, then the 16 bytes at $ptr into
+# 40..55.
+sub enter {
+    my ($p, $ptr) = @_;
+    return frame_enter($p, $ptr) . <<"EOT";
 	mov	0($ptr),%rax
 	mov	8($ptr),%rcx
 	mov	%rax,40(%rsp)
