@@ -303,15 +303,18 @@ sub _xor3 {
 # 11 core cycles of latency, and each of two chains takes four steps a
 # group: 44 cycles on the chains' path against 40 for an AES-128 group
 # (80 vaesenc, two a cycle), so the zmm loop waited on its tweaks (0.76
-# of ECB's speed at 16 KiB, 0.85 for AES-256).  With eight chains the
-# path is one step a group, and the loop runs at 0.87 (0.93); a chain of
-# x^8 steps stays with the byte-wide form.  The step there is
-# vpsrlq/vpclmulqdq/vpslldq/xor (see $x32); a form with bit shifts and
-# vpternlogq only (no vpclmulqdq, which takes two vaesenc slots on Zen 5)
-# measured 0.83-0.85: it needs eight instructions a step against four.
+# of ECB's speed at 16 KiB, 0.83-0.86 for AES-256).  With eight chains
+# the path is one step a group, and the loop runs at 0.85-0.90 of ECB
+# (AES-256 0.91-0.93; minimum of 2000 timed calls each, same process,
+# Zen 5 EPYC under a load of 6 on two cores).  The step there is
+# vpsrlq/vpclmulqdq/vpslldq/xor (see $x32); a form with qword bit shifts,
+# vpshufd and vpternlogq only (no vpclmulqdq, which takes two vaesenc
+# slots on Zen 5) measured 0.83-0.85 with eight chains and 0.72-0.75 with
+# two: it needs eight instructions a step against four.  Whether eight
+# chains would also pay on Intel is not measured (no Intel CPU here).
 # ymm keeps the Intel loop everywhere: it has 16 registers, its chains
-# take two steps a group (not on the critical path), and it runs at
-# 0.88-0.92 of ECB's speed on Zen 5.
+# take two steps a group (off the critical path), and it runs at
+# 0.86-0.94 of ECB's speed on Zen 5 (the shift form: 0.75-0.86).
 #
 # Per register, T ^ K0 whitens the input and T ^ Klast goes to the frame
 # as the last round's key.  Each chain's last advance in a group goes
