@@ -72,10 +72,10 @@ void casm_ia32cap_detect(unsigned int out[4])
             (unsigned char)logical <= (unsigned char)amd_cores)
             edx &= ~(1u << 28);
     } else {
-        edx &= ~(1u << 30 | 1u << 20);  /* reserved; reused below */
+        edx &= ~(CAP_W0_INTEL | 1u << 20);  /* reserved; reused below */
         if (intel) {
             const unsigned int family = (r1.a >> 8) & 0xf;
-            edx |= 1u << 30;
+            edx |= CAP_W0_INTEL;
             if (family == 15)
                 edx |= 1u << 20;        /* Pentium 4 */
             const unsigned int sig = r1.a & 0x0fff0ff0;

@@ -3,7 +3,9 @@
 # Differential test against the system OpenSSL: test/diff_openssl through
 # the dispatching API, then once per registry implementation under its
 # force mask (so OpenSSL takes its equivalent path too; unset when it has
-# none), then linked with the constant-time AES core.
+# none), the zmm VAES entry once more with OpenSSL's Intel bit inverted
+# (its other XTS tweak loop; IntelBit.pm), then linked with the
+# constant-time AES core.
 #
 # Environment: BUILD (default "build"); DIFF_SEED and DIFF_CASES pass
 # through (the constant-time run takes at most 5000 cases: it is ~20x
@@ -12,7 +14,9 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../../perlasm/lib";
 use ImplRuns qw(result registry run_child mask_env describe_mask finish);
+use IntelBit qw(intel_flipped is_vaes);
 
 my $build = $ENV{BUILD} // 'build';
 my $bin   = "$build/test/diff_openssl";
@@ -27,6 +31,11 @@ for my $impl (@impls) {
     my ($name, $mask) = @$impl;
     run_child("--impl $name, " . describe_mask($mask), mask_env($mask),
               $bin, '--impl', $name);
+    next unless is_vaes($name);
+    my $flipped = intel_flipped("$build/test/capdump", $mask);
+    next unless result(defined $flipped, "$name: capdump gives the words under " . describe_mask($mask));
+    run_child("--impl $name, " . IntelBit::describe($flipped) . " (OPENSSL_ia32cap=$flipped)",
+              mask_env($flipped), $bin, '--impl', $name);
 }
 
 my ($c) = grep { $_->[0] eq 'c' } @impls;

@@ -4,14 +4,18 @@
 # (so the dispatcher's choice is checked too), or with OPENSSL_ia32cap unset
 # when no mask reaches it.  With $ct, also runs build/test/ct/PROG, the same
 # program linked with the constant-time AES core behind the "c" entry.
+# With $both_xts_forms, each VAES entry runs once more with OpenSSL's
+# Intel bit inverted (IntelBit.pm), reaching its other XTS tweak loop.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../../perlasm/lib";
 use ImplRuns qw(result registry run_child mask_env describe_mask finish);
+use IntelBit qw(intel_flipped is_vaes);
 
 sub kat_runs {
-    my ($prog, $ct) = @_;
+    my ($prog, $ct, $both_xts_forms) = @_;
     my $build = $ENV{BUILD} // 'build';
     $ENV{VECTORS} //= '../shared/vectors';
 
@@ -22,6 +26,11 @@ sub kat_runs {
         run_child("$prog --impl $name, " . describe_mask($mask),
                   mask_env($mask), $bin, '--impl', $name,
                   defined $mask ? '--expect-dispatch' : ());
+        next unless $both_xts_forms && is_vaes($name);
+        my $flipped = intel_flipped("$build/test/capdump", $mask);
+        next unless result(defined $flipped, "$name: capdump gives the words under " . describe_mask($mask));
+        run_child("$prog --impl $name, " . IntelBit::describe($flipped) . " (OPENSSL_ia32cap=$flipped)",
+                  mask_env($flipped), $bin, '--impl', $name);
     }
     if ($ct) {
         my ($c) = grep { $_->[0] eq 'c' } @entries;

@@ -23,6 +23,7 @@ our @WORDS = (
 our @CAPS = (
     [ fxsr       => 0, 24, 'FXSAVE/FXRSTOR (OpenSSL: clearing it clears the XMM users)' ],
     [ sse        => 0, 25, 'SSE' ],
+    [ intel      => 0, 30, 'GenuineIntel (set by the detection, as OpenSSL does; a reserved CPUID bit)' ],
     [ pclmulqdq  => 1,  1, 'carry-less multiply' ],
     [ ssse3      => 1,  9, 'SSSE3' ],
     [ xop        => 1, 11, 'AMD XOP (OpenSSL keeps it in this word)' ],

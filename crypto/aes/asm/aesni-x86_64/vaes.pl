@@ -30,8 +30,9 @@ our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_con
 # bulk consumes eight vectors per iteration (32 blocks on zmm, 16 on
 # ymm), then one vector at a time; fewer blocks than one vector go to the
 # xmm code's own loops.
-# Only registers 0-15 are used: the ymm path cannot encode 16-31 without
-# AVX-512VL, and the xmm tail already makes the functions save xmm6-15.
+# Only registers 0-15 are used (the ymm path cannot encode 16-31 without
+# AVX-512VL, and the xmm tail already makes the functions save xmm6-15),
+# but for zmm16-23 in XTS's non-Intel loop, which are caller-saved.
 use strict;
 use warnings;
 
@@ -114,7 +115,7 @@ sub vaes_select {
     return "$t$xmm:\n";
 }
 
-# Constants (64 bytes each but the XTS counts, 128; the ymm path reads
+# Constants (64 bytes each but the XTS counts, 512; the ymm path reads
 # the first 32 of the others):
 #   ctr_bswap  per 128-bit lane: zero dwords 0-2, byte-swap dword 3
 #   ctr_lane   lane i holds i in every dword
@@ -136,10 +137,8 @@ sub vaes_constants {
 .Laesni_vaes_ctr_step2:
 .long	2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2
 .Laesni_vaes_xts_cnt:
-.quad	0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7
-.Laesni_vaes_xts_rcnt:
-.quad	64,64,63,63,62,62,61,61,60,60,59,59,58,58,57,57
-.text
+${\ join '', map { ".quad\t$_,$_\n" } 0 .. 31 }.Laesni_vaes_xts_rcnt:
+${\ join '', map { ".quad\t@{[64 - $_]},@{[64 - $_]}\n" } 0 .. 31 }.text
 ___
 }
 
@@ -266,24 +265,57 @@ sub vaes_cbc_dec_bulk {
     return "$t\tvzeroupper\n\tjmp\t$xmm\n";
 }
 
+# $d = $a ^ $b ^ $d: one instruction on zmm, two on ymm (AVX2 only).
+sub _xor3 {
+    my ($width, $a, $b, $d) = @_;
+    return $width->{bits} == 512 ? "\tvpternlogq\t\$0x96,$a,$b,$d\n"
+                                 : "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
+}
+
 # XTS bulk.  In: len bytes (multiple of 16), key (data direction), R,
 # END, xmm11 the tweak of the first block, xmm13 the xmm code's XTS mask,
 # the frame's 512 bytes at rsp, $mask the label of that mask.
 # Tweaks.  The bulk takes eight registers (8 nb blocks) per group, and
-# 8 / nb chains make their tweaks: two on zmm, four on ymm.  Chain c
-# holds the tweaks of the c-th next register, register j of a group takes
-# chain j mod (8 / nb), and each use multiplies every lane of the chain
-# by x^8.  One register at a time (the last few), the chain used is
-# advanced and the chains rotate by one.  Multiplying a lane by x^8 is a
-# byte shift: vpslldq by one byte, and the byte that left (vpsrldq by 15
-# puts it in byte 0) comes back as its carry-less product with 0x87
-# (vpclmulqdq against the low qword of the mask, broadcast in 13).  All
-# three run on Intel's shuffle port, beside the AES units; bit shifts
-# would share ports with them (port 0 with zmm AES, ports 0 and 1 with
-# ymm AES), and in that form (a chain of x^(2 nb) steps) XTS ran at
-# 0.55-0.85 of ECB's speed on an Emerald Rapids Xeon.  The chains start
-# from T[0] in every lane, multiplied by x^(lane's block number) with
-# variable bit shifts (xts_cnt, xts_rcnt), once.
+# nch chains of tweak registers make their tweaks: chain c holds the
+# tweaks of the c-th next register, register j of a group takes chain
+# j mod nch, and each use multiplies every lane of the chain by
+# x^(8 nb / nch), the blocks of all chains.  One register at a time (the
+# last few), the chain used is advanced and the chains rotate by one.
+# The chains start from T[0] in every lane, multiplied by x^(lane's block
+# number) with variable bit shifts (xts_cnt, xts_rcnt), once.
+#
+# Two loops, chosen by OpenSSL's Intel bit (word 0 bit 30, which the
+# detection sets for GenuineIntel only):
+#
+# Intel (and ymm everywhere): 8 / nb chains (two on zmm, four on ymm),
+# each step x^8, a byte shift: vpslldq by one byte, and the byte that
+# left (vpsrldq by 15 puts it in byte 0) comes back as its carry-less
+# product with 0x87 (vpclmulqdq against the low qword of the mask,
+# broadcast in 13).  All three run on Intel's shuffle port, beside the
+# AES units; bit shifts would share ports with them (port 0 with zmm AES,
+# ports 0 and 1 with ymm AES), and in that form (a chain of x^(2 nb)
+# steps) XTS ran at 0.55-0.85 of ECB's speed on an Emerald Rapids Xeon.
+#
+# zmm on other CPUs, from one group of input on: one chain per register
+# (nch 8, in zmm16-23: EVEX only, which this path has; caller-saved on
+# both ABIs; cleared after), each step x^32, once a group.  On AMD Zen 5
+# a step of the Intel loop (vpsrldq, vpclmulqdq, vpslldq, xor) has about
+# 11 core cycles of latency, and each of two chains takes four steps a
+# group: 44 cycles on the chains' path against 40 for an AES-128 group
+# (80 vaesenc, two a cycle), so the zmm loop waited on its tweaks (0.76
+# of ECB's speed at 16 KiB, 0.83-0.86 for AES-256).  With eight chains
+# the path is one step a group, and the loop runs at 0.85-0.90 of ECB
+# (AES-256 0.91-0.93; minimum of 2000 timed calls each, same process,
+# Zen 5 EPYC under a load of 6 on two cores).  The step there is
+# vpsrlq/vpclmulqdq/vpslldq/xor (see $x32); a form with qword bit shifts,
+# vpshufd and vpternlogq only (no vpclmulqdq, which takes two vaesenc
+# slots on Zen 5) measured 0.83-0.85 with eight chains and 0.72-0.75 with
+# two: it needs eight instructions a step against four.  Whether eight
+# chains would also pay on Intel is not measured (no Intel CPU here).
+# ymm keeps the Intel loop everywhere: it has 16 registers, its chains
+# take two steps a group (off the critical path), and it runs at
+# 0.86-0.94 of ECB's speed on Zen 5 (the shift form: 0.75-0.86).
+#
 # Per register, T ^ K0 whitens the input and T ^ Klast goes to the frame
 # as the last round's key.  Each chain's last advance in a group goes
 # into the middle rounds (after rounds 9, 8, ..., which every key size
@@ -292,7 +324,7 @@ sub vaes_cbc_dec_bulk {
 # is in register 9 on zmm; ymm needs 9 for its fourth chain and reads K0
 # from the frame, after the eight last-round keys.
 # Out: xmm11 = the next block's tweak, xmm9 K0, xmm10 Klast, xmm13 the
-# mask; jumps to $xmm with len left.
+# mask; jumps to $xmm with len left.  Clobbers rax (free here).
 sub vaes_xts_bulk {
     my ($width, $R, $dir, $mask, $xmm) = @_;
     my $op = "aes$dir";
@@ -303,35 +335,71 @@ sub vaes_xts_bulk {
     my $k0_in_frame = $nch > 3;
     my $k0 = $k0_in_frame ? 8 * $vb . '(%rsp)' : _vr($width, 9);
     my @u = map { _vr($width, $_) } 0 .. 2;       # set-up scratch
-    # $d = $a ^ $b ^ $d, one instruction on zmm
-    my $xor3 = sub {
-        my ($a, $b, $d) = @_;
-        return $width->{bits} == 512 ? "\tvpternlogq\t\$0x96,$a,$b,$d\n"
-                                     : "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
+    # Chain c of nb-lane registers: lane i is T[0] * x^(c * nb + i).  A
+    # lane shifts both qwords left by n; the n bits leaving the low qword
+    # enter the high one (vpsrlvq, vpslldq), those leaving the high one
+    # come back multiplied by 0x87 (a count of 64 gives 0, for n = 0).
+    my $chain = sub {
+        my ($c, $dst) = @_;
+        my $off = $c * $vb;
+        return "\tvpsrlvq\t.Laesni_vaes_xts_rcnt+$off(%rip),$u[0],$u[1]\n"
+            . "\tvpclmulqdq\t\$0x01,$M,$u[1],$u[2]\n\tvpslldq\t\$8,$u[1],$u[1]\n"
+            . "\tvpsllvq\t.Laesni_vaes_xts_cnt+$off(%rip),$u[0],$dst\n"
+            . _xor3($width, $u[1], $u[2], $dst);
     };
-    # $S *= x^8 per lane, $s scratch
-    my $x8 = sub {
+    # $S *= x^8 per lane, $s scratch (the Intel form)
+    my $x8_clmul = sub {
         my ($S) = @_;
         return "\tvpsrldq\t\$15,$S,$s\n\tvpclmulqdq\t\$0x00,$M,$s,$s\n"
              . "\tvpslldq\t\$1,$S,$S\n\t$width->{xor}\t$s,$S,$S\n";
     };
-    # Chain c: lane i is T[0] * x^(c * nb + i).  A lane shifts both
-    # qwords left by n; the n bits leaving the low qword enter the high
-    # one (vpsrlvq, vpslldq), those leaving the high one come back
-    # multiplied by 0x87 (a count of 64 gives 0, for lane 0 of chain 0).
     my $t = "\t$width->{bcast}\t$mask(%rip),$M\n"
           . ($width->{bits} == 512 ? "\tvshufi32x4\t\$0,$ch[0],$ch[0],$u[0]\n"
                                    : "\tvpermq\t\$0x44,$ch[0],$u[0]\n");
-    for my $c (0 .. $nch - 1) {
-        my $off = $c * $vb;
-        $t .= "\tvpsrlvq\t.Laesni_vaes_xts_rcnt+$off(%rip),$u[0],$u[1]\n"
-            . "\tvpclmulqdq\t\$0x01,$M,$u[1],$u[2]\n\tvpslldq\t\$8,$u[1],$u[1]\n"
-            . "\tvpsllvq\t.Laesni_vaes_xts_cnt+$off(%rip),$u[0],$ch[$c]\n"
-            . $xor3->($u[1], $u[2], $ch[$c]);
-    }
+    $t .= $chain->($_, $ch[$_]) for 0 .. $nch - 1;
     $t .= "\t$width->{bcast}\t($R->{key}),$tk\n\t$width->{mov}\t$tk,$k0\n"
         . "\t$width->{bcast}\t($R->{end}),$kl\n";
-    $t .= _vaes_loops($width, $R, $R->{len}, $vb, sub {
+    my $intel_loops = _vaes_xts_loops($width, $R, $op, $k0, $k0_in_frame, \@ch, $s, $x8_clmul);
+    if ($width->{bits} == 512) {
+        my @sch = map { _vr($width, $_) } 16 .. 23;
+        # $S *= x^32 per lane: the top 32 bits of the high qword (vpsrlq
+        # leaves them in the low half of it) come back as their product
+        # with 0x87 (at most 39 bits), the lane moves up 4 bytes.
+        my $x32 = sub {
+            my ($S) = @_;
+            return "\tvpsrlq\t\$32,$S,$s\n\tvpclmulqdq\t\$0x01,$M,$s,$s\n"
+                 . "\tvpslldq\t\$4,$S,$S\n\t$width->{xor}\t$s,$S,$S\n";
+        };
+        my ($intel, $done) = (label('xts_intel'), label('xts_loops_done'));
+        my ($iw, $ib) = @{ $VAES_CAP{intel} };
+        $t .= "\tmov\tOPENSSL_ia32cap_P+" . 4 * $iw . "(%rip),$CAP_R{capword32}\n"
+            . sprintf("\ttest\t\$0x%x,%s\n", 1 << $ib, $CAP_R{capword32}) . "\tjnz\t$intel\n"
+            . "\tcmp\t\$" . 8 * $vb . ",$R->{len}\n\tjb\t$intel\n";
+        $t .= "\tvmovdqa64\t$ch[$_],$sch[$_]\n" for 0 .. $nch - 1;
+        $t .= $chain->($_, $sch[$_]) for $nch .. $#sch;
+        $t .= _vaes_xts_loops($width, $R, $op, $k0, $k0_in_frame, \@sch, $s, $x32)
+            . "\tvmovdqa64\t$sch[0],$ch[0]\n";
+        $t .= "\tvpxord\t$_,$_,$_\n" for @sch;
+        $t .= "\tjmp\t$done\n$intel:\n$intel_loops$done:\n";
+    } else {
+        $t .= $intel_loops;
+    }
+    $t .= "\t$width->{xor}\t$s,$s,$s\n";
+    $t .= "\t$width->{mov}\t$s," . $vb * $_ . "(%rsp)\n" for 0 .. ($k0_in_frame ? 8 : 7);
+    $t .= "\tvzeroupper\n";
+    $t .= "\tmovups\t($R->{key}),%xmm9\n" if $k0_in_frame;
+    return "$t\tjmp\t$xmm\n";
+}
+
+# The loops of vaes_xts_bulk over the chains @$ch, $step the
+# multiplication that advances a chain past the blocks of all of them.
+sub _vaes_xts_loops {
+    my ($width, $R, $op, $k0, $k0_in_frame, $ch, $s, $step) = @_;
+    my @ch = @$ch;
+    my $nch = @ch;
+    my $vb = $width->{vb};
+    my ($tk, $kl) = map { _vr($width, $_) } 8, 10;
+    return _vaes_loops($width, $R, $R->{len}, $vb, sub {
         my @v = @_;
         my $s_ = '';
         my @late;             # each chain's last advance in the group
@@ -340,9 +408,9 @@ sub vaes_xts_bulk {
             my $in = $vb * $j . "($R->{in})";
             $s_ .= $k0_in_frame
                 ? "\t$width->{xor}\t$in,$S,$v[$j]\n\t$width->{xor}\t$k0,$v[$j],$v[$j]\n"
-                : "\t$width->{mov}\t$k0,$v[$j]\n" . $xor3->($in, $S, $v[$j]);
+                : "\t$width->{mov}\t$k0,$v[$j]\n" . _xor3($width, $in, $S, $v[$j]);
             $s_ .= "\t$width->{xor}\t$kl,$S,$s\n\t$width->{mov}\t$s," . $vb * $j . "(%rsp)\n";
-            if (@v > 1 && $j + $nch > $#v) { push @late, $x8->($S) } else { $s_ .= $x8->($S) }
+            if (@v > 1 && $j + $nch > $#v) { push @late, $step->($S) } else { $s_ .= $step->($S) }
         }
         if (@v == 1) {
             $s_ .= "\t$width->{mov}\t$ch[0],$s\n";
@@ -362,11 +430,6 @@ sub vaes_xts_bulk {
         $s_ .= "\t$width->{mov}\t$v[$_]," . $vb * $_ . "($R->{out})\n" for 0 .. $#v;
         return $s_;
     });
-    $t .= "\t$width->{xor}\t$s,$s,$s\n";
-    $t .= "\t$width->{mov}\t$s," . $vb * $_ . "(%rsp)\n" for 0 .. ($k0_in_frame ? 8 : 7);
-    $t .= "\tvzeroupper\n";
-    $t .= "\tmovups\t($R->{key}),%xmm9\n" if $k0_in_frame;
-    return "$t\tjmp\t$xmm\n";
 }
 
 1;
