@@ -9,9 +9,9 @@ use strict;
 use warnings;
 use Exporter 'import';
 use Common::IA32Cap;
-use ImplRuns qw(set_env);
+use ImplRuns qw(result run_child set_env describe_mask);
 
-our @EXPORT_OK = qw(intel_flipped is_vaes);
+our @EXPORT_OK = qw(intel_flipped is_vaes run_flipped);
 
 # The entries whose XTS has the two forms (the zmm one; ymm has one).
 sub is_vaes { return $_[0] eq 'aesni_vaes512' }
@@ -28,6 +28,18 @@ sub intel_flipped {
     return undef unless $? == 0 && @w == 4;
     $w[ Common::IA32Cap::word('intel') ] ^= 1 << Common::IA32Cap::bit('intel');
     return sprintf('0x%08x%08x:0x%08x%08x', @w[1, 0, 3, 2]);
+}
+
+# For entry $name run under $mask: when it is a VAES entry, run_child
+# "$what, Intel bit ..." of @cmd once more with the Intel bit inverted (a
+# failed test when $capdump cannot give the words).
+sub run_flipped {
+    my ($name, $what, $capdump, $mask, @cmd) = @_;
+    return unless is_vaes($name);
+    my $flipped = intel_flipped($capdump, $mask);
+    return unless result(defined $flipped, "$name: capdump gives the words under " . describe_mask($mask));
+    run_child("$what, " . describe($flipped) . " (OPENSSL_ia32cap=$flipped)",
+              { OPENSSL_ia32cap => $flipped }, @cmd);
 }
 
 # "Intel bit set" or "clear" under the value intel_flipped returned.

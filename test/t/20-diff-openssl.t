@@ -16,7 +16,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use lib "$FindBin::Bin/../../perlasm/lib";
 use ImplRuns qw(result registry run_child mask_env describe_mask finish);
-use IntelBit qw(intel_flipped is_vaes);
+use IntelBit qw(run_flipped);
 
 my $build = $ENV{BUILD} // 'build';
 my $bin   = "$build/test/diff_openssl";
@@ -31,11 +31,7 @@ for my $impl (@impls) {
     my ($name, $mask) = @$impl;
     run_child("--impl $name, " . describe_mask($mask), mask_env($mask),
               $bin, '--impl', $name);
-    next unless is_vaes($name);
-    my $flipped = intel_flipped("$build/test/capdump", $mask);
-    next unless result(defined $flipped, "$name: capdump gives the words under " . describe_mask($mask));
-    run_child("--impl $name, " . IntelBit::describe($flipped) . " (OPENSSL_ia32cap=$flipped)",
-              mask_env($flipped), $bin, '--impl', $name);
+    run_flipped($name, "--impl $name", "$build/test/capdump", $mask, $bin, '--impl', $name);
 }
 
 my ($c) = grep { $_->[0] eq 'c' } @impls;

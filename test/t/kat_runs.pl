@@ -12,7 +12,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use lib "$FindBin::Bin/../../perlasm/lib";
 use ImplRuns qw(result registry run_child mask_env describe_mask finish);
-use IntelBit qw(intel_flipped is_vaes);
+use IntelBit qw(run_flipped);
 
 sub kat_runs {
     my ($prog, $ct, $both_xts_forms) = @_;
@@ -26,11 +26,8 @@ sub kat_runs {
         run_child("$prog --impl $name, " . describe_mask($mask),
                   mask_env($mask), $bin, '--impl', $name,
                   defined $mask ? '--expect-dispatch' : ());
-        next unless $both_xts_forms && is_vaes($name);
-        my $flipped = intel_flipped("$build/test/capdump", $mask);
-        next unless result(defined $flipped, "$name: capdump gives the words under " . describe_mask($mask));
-        run_child("$prog --impl $name, " . IntelBit::describe($flipped) . " (OPENSSL_ia32cap=$flipped)",
-                  mask_env($flipped), $bin, '--impl', $name);
+        run_flipped($name, "$prog --impl $name", "$build/test/capdump", $mask, $bin, '--impl', $name)
+            if $both_xts_forms;
     }
     if ($ct) {
         my ($c) = grep { $_->[0] eq 'c' } @entries;
