@@ -11,7 +11,7 @@
  *   native32_modes - - x86_64 MODE BITS BYTES TOTAL [--verify]
  *     IMPL   aesni (key schedules in AES-NI's layout), x86 (aes-586's,
  *            which is aes_core.c's) or x86_64
- *     MODE   ecb, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
+ *     MODE   ecb, ecb-dec, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
  *            (trace32_modes.c's)
  *   prints "tsc MHZ" and "measured IMPL MODE BITS BYTES TOTAL TSC_CYCLES_PER_BYTE",
  *   the fastest of repeated passes over the buffers (warm caches), or with
@@ -68,8 +68,8 @@ static void call64(const unsigned char *in, unsigned char *out, size_t len,
                    const AES_KEY *k1, const AES_KEY *k2, unsigned char *iv)
 {
     const char *m = run.mode;
-    if (strcmp(m, "ecb") == 0)
-        aesni_ecb_encrypt(in, out, len, k1, 1);
+    if (strcmp(m, "ecb") == 0 || strcmp(m, "ecb-dec") == 0)
+        aesni_ecb_encrypt(in, out, len, k1, m[3] == '\0');
     else if (strcmp(m, "cbc-enc") == 0 || strcmp(m, "cbc-dec") == 0)
         aesni_cbc_encrypt(in, out, len, k1, iv, m[4] == 'e');
     else if (strcmp(m, "xts") == 0)
@@ -134,7 +134,7 @@ static void ocb_start(const unsigned char *user, int bits)
 
 static int known_mode(const char *m)
 {
-    static const char *const modes[] = { "ecb", "cbc-enc", "cbc-dec", "xts", "lrw",
+    static const char *const modes[] = { "ecb", "ecb-dec", "cbc-enc", "cbc-dec", "xts", "lrw",
                                          "ctr", "ocb-enc", "ocb-dec" };
     for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
         if (strcmp(m, modes[i]) == 0)
@@ -202,7 +202,8 @@ int main(int argc, char **argv)
         iv0[i] = (unsigned char)(0xa5 ^ i);
     for (size_t i = 0; i < run.total; i++)
         run.in[i] = (unsigned char)(i * 29 + 3);
-    int dec = strcmp(run.mode, "cbc-dec") == 0 || strcmp(run.mode, "ocb-dec") == 0;
+    int dec = strcmp(run.mode, "ecb-dec") == 0 || strcmp(run.mode, "cbc-dec") == 0
+              || strcmp(run.mode, "ocb-dec") == 0;
     AES_KEY ref1, ref2;
     if ((dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(user, run.bits, &ref1) != 0
         || aesni_set_encrypt_key(user, run.bits, &ref2) != 0)

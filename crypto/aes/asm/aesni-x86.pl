@@ -54,28 +54,76 @@
 # from the store buffer and waits for the store to retire (CTR's counter,
 # CCM's counter copy and XTS's mask are built with that in mind).
 #
-# Only SSE2 and AES-NI instructions are used (no SSSE3 or SSE4.1), so every
-# CPU with AES-NI runs every path.
+# The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
+# two blocks an instruction at aesenc's rate, which doubles the AES
+# unit's bound.  aesni_ecb_encrypt (both directions) takes it, chosen at
+# run time inside the entry, when OPENSSL_ia32cap_P has AVX2 and VAES
+# (the bits aesni-x86_64.pl's ymm width tests) and the input has at
+# least $YMM_MIN bytes; its registers:
+#   ymm0-ymm6  fourteen blocks in flight, two a register,
+#   ymm7       the round key of the current round, broadcast to both
+#              lanes (vbroadcasti128 from the schedule, which needs no
+#              alignment and no frame),
+# then single registers (two blocks) while 32 bytes are left; vzeroall
+# clears the key material and the upper halves, and the xmm code does a
+# last odd block.  The keys stay in a register rather than memory
+# operands for the reason given above for eight xmm blocks: Zen 5's two
+# vector loads a cycle match its two vaesenc, so memory keys make the
+# groups load-bound.  Checking: qemu 7.2 (qemu-i386 as qemu-x86_64)
+# computes ymm vaesenc/vaesdec wrongly in lane 1 (test/README.md,
+# build/m32/small/vaes_lanes), so under qemu the known answers run with
+# VAES masked; the ABI and CFI checkers step the ymm code under qemu
+# (control flow and registers do not depend on that lane), and its
+# results are checked natively: traced under qemu-i386, replayed as
+# 64-bit code on the host CPU and compared with the 64-bit library
+# (bench/x86mca/dmcrypt.pl --verify-only, test/t/85-dmcrypt-replay.t).
+#
+# Only SSE2 and AES-NI instructions are used on the xmm paths (no SSSE3 or
+# SSE4.1), so every CPU with AES-NI runs them.
 use strict;
 use warnings;
 use FindBin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
+require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
 
 &asm_init($ARGV[0], 0);
 
 our $x86only;
 die "$0: the 386 build has no AES-NI code\n" if $x86only;
+&external_label("OPENSSL_ia32cap_P");
 
 my $ROUNDS_AT = 240;
 my @B = map { "xmm$_" } 0 .. 5;         # the six blocks of the parallel paths
 my ($TK, $STATE) = ('xmm6', 'xmm7');    # round key; the mode's state
 my $GROUP = scalar @B;
 
+# The ymm path (VAES): two blocks a register, seven registers of blocks,
+# the eighth the broadcast round key.
+my @Y = map { "ymm$_" } 0 .. 6;
+my $YK = 'ymm7';
+my $YGROUP = 2 * @Y;                    # blocks per ymm group
+my $YMM_MIN = 64;                       # bytes; shorter inputs stay in the xmm code
+
 # Instructions whose name is chosen at generation time (aesenc/aesdec...).
 sub op { my ($name, @args) = @_; no strict 'refs'; &{"main::$name"}(@args) }
 
 # ----------------------------------------------------------------- rounds
+# The same round code serves xmm (one block a register, SSE forms) and
+# ymm (two blocks, VEX forms, the round key broadcast to both lanes).
+sub is_ymm { return $_[0] =~ /^ymm/ }
+
+sub load_key {
+    my ($tk, $mem) = @_;
+    is_ymm($tk) ? &vbroadcasti128($tk, $mem) : &movups($tk, $mem);
+}
+
+# One AES round ($dir: aesenc, aesdec or their *last) of block register $x.
+sub round {
+    my ($dir, $x, $tk) = @_;
+    is_ymm($x) ? op("v$dir", $x, $x, $tk) : op($dir, $x, $tk);
+}
+
 # END into $end for the schedule at $key.
 sub set_end {
     my ($key, $end) = @_;
@@ -102,22 +150,22 @@ sub mid_rounds {
     for my $i (reverse 1 .. 13) {           # the key i rounds before END
         &set_label("r11_$n") if $i == 11;
         &set_label("r9_$n") if $i == 9;
-        &movups($tk, &DWP(-16 * $i, $end));
-        op($dir, $_, $tk) for @blocks;
+        load_key($tk, &DWP(-16 * $i, $end));
+        round($dir, $_, $tk) for @blocks;
         $hook->($i) if $hook;
     }
 }
 
 sub first_round {
     my ($key, $tk, @blocks) = @_;
-    &movups($tk, &DWP(0, $key));
-    &pxor($_, $tk) for @blocks;
+    load_key($tk, &DWP(0, $key));
+    is_ymm($tk) ? &vpxor($_, $_, $tk) : &pxor($_, $tk) for @blocks;
 }
 
 sub last_round {
     my ($dir, $end, $tk, @blocks) = @_;
-    &movups($tk, &DWP(0, $end));
-    op("${dir}last", $_, $tk) for @blocks;
+    load_key($tk, &DWP(0, $end));
+    round("${dir}last", $_, $tk) for @blocks;
 }
 
 # The whole cipher on @blocks; $dir is 'aesenc' or 'aesdec'.
@@ -126,6 +174,44 @@ sub cipher {
     first_round($key, $tk, @blocks);
     mid_rounds($dir, $key, $end, $tk, @blocks);
     last_round($dir, $end, $tk, @blocks);
+}
+
+# To $xmm unless the CPU has VAES on ymm: OPENSSL_ia32cap_P's AVX2 and VAES
+# bits, as aesni-x86_64.pl's ymm width tests them (the detection, ours
+# and OpenSSL's, clears AVX2 when the OS does not save the ymm state).
+# Clobbers $scratch.
+sub unless_vaes_goto {
+    my ($scratch, $xmm) = @_;
+    &picmeup($scratch, "OPENSSL_ia32cap_P");
+    for my $cap (qw(avx2 vaes)) {
+        &test(&DWP(4 * Common::IA32Cap::word($cap), $scratch), 1 << Common::IA32Cap::bit($cap));
+        &jz($xmm);
+    }
+}
+
+# $dir's cipher over a ymm group (@Y from 32 * i bytes into $in) or over
+# one register; what is left (under 32 bytes) goes on to $tail with the
+# ymm registers cleared.  $after_cipher, if given, is called between the
+# last round and the stores with the group's registers (CBC's chaining).
+sub ymm_loops {
+    my (%a) = @_;
+    my ($dir, $R, $name, $after) = @a{qw(dir R name after_cipher)};
+    my %R = %$R;
+    for my $shape ([ 'group', @Y ], [ 'one', $Y[0] ]) {
+        my ($what, @regs) = @$shape;
+        &set_label("${name}_$what");
+        &cmp($R{len}, 32 * @regs);
+        &jb(&label($what eq 'group' ? "${name}_one" : "${name}_end"));
+        &vmovdqu($regs[$_], &QWP(32 * $_, $R{in})) for 0 .. $#regs;
+        cipher($dir, $R{key}, $R{end}, $YK, @regs);
+        $after->(@regs) if $after;
+        &vmovdqu(&QWP(32 * $_, $R{out}), $regs[$_]) for 0 .. $#regs;
+        advance($R{in}, $R{out}, 32 * @regs, $R{len}, 32 * @regs);
+        &jmp(&label("${name}_$what"));
+    }
+    &set_label("${name}_end");
+    &vzeroall();                        # the upper halves clean, the keys wiped
+    &jmp($a{tail});
 }
 
 # Clear the registers that held key material or data.
@@ -319,7 +405,8 @@ for my $dir (qw(aesenc aesdec)) {
 #                        size_t length, const AES_KEY *key, int enc)
 # Whole blocks only (length & ~15), six at a time, then one at a time.
 {
-    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp');
+    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
+             scratch => 'ecx');
     &function_begin("aesni_ecb_encrypt");
     &mov($R{len}, &wparam(2));
     &and($R{len}, -16);
@@ -328,6 +415,14 @@ for my $dir (qw(aesenc aesdec)) {
     &mov($R{out}, &wparam(1));
     &mov($R{key}, &wparam(3));
     set_end($R{key}, $R{end});
+    &cmp($R{len}, $YMM_MIN);
+    &jb(&label("xmm"));
+    unless_vaes_goto($R{scratch}, &label("xmm"));
+    &cmp(&wparam(4), 0);
+    &je(&label("aesdec_ymm_group"));
+    ymm_loops(dir => $_, R => \%R, name => "${_}_ymm", tail => &label("${_}_one"))
+        for qw(aesenc aesdec);
+    &set_label("xmm");
     &cmp(&wparam(4), 0);
     &je(&label("aesdec_six"));
     for my $dir (qw(aesenc aesdec)) {
