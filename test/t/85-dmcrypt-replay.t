@@ -14,7 +14,7 @@
 # which has VAES and AVX2; qemu computes their lane 1 wrongly, but the
 # control flow and the instructions do not depend on it) are checked here
 # natively, the only place their results are: each mode with a ymm
-# section (ECB both ways) at sectors below its threshold
+# section (ECB both ways, CBC decryption) at sectors below its threshold
 # (16 bytes: no ymm instruction traced), of single registers (64), of
 # groups, a register and a last xmm block (496), and the default 512,
 # must compute the 64-bit
@@ -53,7 +53,7 @@ if ($why) {
            'CTR and OCB replays missing one instruction are caught, each column at each total (12)')
         or print map { "#   $_\n" } split /\n/, $out;
     # The ymm sections: trace shapes and the native check.
-    my @wide = qw(ecb ecb-dec);
+    my @wide = qw(ecb ecb-dec cbc-dec);
     for my $sec (16, 64, 496, 512) {
         ($rc, $out) = dmcrypt('--modes', join(',', @wide), '--sector', $sec);
         my %n = $out =~ /^  our aesni-x86 (\S+): (\d+) ymm instructions traced/mg;

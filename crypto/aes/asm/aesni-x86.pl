@@ -56,8 +56,9 @@
 #
 # The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
 # two blocks an instruction at aesenc's rate, which doubles the AES
-# unit's bound.  aesni_ecb_encrypt (both directions) takes it, chosen at
-# run time inside the entry, when OPENSSL_ia32cap_P has AVX2 and VAES
+# unit's bound.  aesni_ecb_encrypt (both directions) and
+# aesni_cbc_encrypt's decryption take it, chosen at run time inside the
+# entry, when OPENSSL_ia32cap_P has AVX2 and VAES
 # (the bits aesni-x86_64.pl's ymm width tests) and the input has at
 # least $YMM_MIN bytes; its registers:
 #   ymm0-ymm6  fourteen blocks in flight, two a register,
@@ -66,7 +67,9 @@
 #              alignment and no frame),
 # then single registers (two blocks) while 32 bytes are left; vzeroall
 # clears the key material and the upper halves, and the xmm code does a
-# last odd block.  The keys stay in a register rather than memory
+# last odd block.  CBC decryption keeps its chaining value in the frame
+# slot of its partial block (xmm7 is the key register's low half) and
+# XORs the rest of a register's ciphertexts as memory operands from in.  The keys stay in a register rather than memory
 # operands for the reason given above for eight xmm blocks: Zen 5's two
 # vector loads a cycle match its two vaesenc, so memory keys make the
 # groups load-bound.  Checking: qemu 7.2 (qemu-i386 as qemu-x86_64)
@@ -102,6 +105,7 @@ my $GROUP = scalar @B;
 # the eighth the broadcast round key.
 my @Y = map { "ymm$_" } 0 .. 6;
 my $YK = 'ymm7';
+(my $YK_LOW = $YK) =~ s/^y/x/;          # its low half (VEX.128: the upper half cleared)
 my $YGROUP = 2 * @Y;                    # blocks per ymm group
 my $YMM_MIN = 64;                       # bytes; shorter inputs stay in the xmm code
 
@@ -537,8 +541,31 @@ for my $dir (qw(aesenc aesdec)) {
     &jmp(&label("done"));
     $_->() for $first_partial, $loop_partial;
 
-    # --- decryption, six blocks at a time
+    # --- decryption: the ymm section (VAES), then six blocks at a time.
+    # On the ymm path the chaining value lives in the partial block's
+    # frame slot (STATE is the ymm key register's low half there): a
+    # register of blocks (P[2i], P[2i+1]) is XORed with the ciphertexts
+    # (C[2i-1], C[2i]), read from in 16 bytes back, but the first, whose
+    # C[-1] is the slot; the last ciphertext goes to the slot before any
+    # output is stored (in == out works).
+    my $chain = sub {
+        my @regs = @_;
+        &vmovdqu($YK_LOW, &QWP(0, "esp"));
+        &vinserti128($YK, $YK, &QWP(0, $R{in}), 1);
+        &vpxor($regs[0], $regs[0], $YK);
+        &vpxor($regs[$_], $regs[$_], &QWP(32 * $_ - 16, $R{in})) for 1 .. $#regs;
+        &vmovdqu($YK_LOW, &QWP(32 * @regs - 16, $R{in}));
+        &vmovdqu(&QWP(0, "esp"), $YK_LOW);
+    };
     &set_label("dec");
+    &cmp($R{len}, $YMM_MIN);
+    &jb(&label("dec_six"));
+    unless_vaes_goto($R{count}, &label("dec_six"));
+    &movups(&DWP(0, "esp"), $STATE);
+    ymm_loops(dir => 'aesdec', R => \%R, name => 'dec_ymm', tail => &label('dec_ymm_done'),
+              after_cipher => $chain);
+    &set_label("dec_ymm_done");
+    &movups($STATE, &DWP(0, "esp"));
     &set_label("dec_six");
     &cmp($R{len}, 16 * $GROUP);
     &jb(&label("dec_one"));
