@@ -4,9 +4,10 @@
 # checks `make bench-dmcrypt32` makes before it times): every mode of the
 # table, traced through our aes-586 and our aesni-x86 under qemu-i386,
 # rewritten for 64-bit mode and run natively over 4 KiB and 1 MiB in
-# 512-byte calls, must compute the 64-bit library's output and leave its
-# state (CBC's ivec, CTR's counter, OCB's offset, checksum and block
-# number); CTR and OCB replays with one instruction left out must each be
+# 512-byte calls (aesni-x86's own bulk functions also in place and on
+# buffers off 16-byte alignment), must compute the 64-bit library's
+# output and leave its state (CBC's ivec, CTR's counter, OCB's offset,
+# checksum and block number); CTR and OCB replays with one instruction left out must each be
 # caught as a wrong result (not a crash); a sector of an odd number of
 # blocks must drop the OCB rows, whose replay could not follow OpenSSL's
 # parity branch.
@@ -44,8 +45,11 @@ if ($why) {
     result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 8;
 } else {
     my ($rc, $out) = dmcrypt();
-    result($rc == 0 && $out =~ /all (\d+) computed the 64-bit library's result and state/ && $1 == $want,
-           "native replays of every call of the table ($want) compute the 64-bit library's result")
+    my $layouts = 2 * 6 * 2;    # our aesni-x86 columns x its own bulk modes x totals
+    result($rc == 0 && $out =~ /all (\d+) computed the 64-bit library's result and state \((\d+) of them also in place/
+           && $1 == $want && $2 == $layouts,
+           "native replays of every call of the table ($want) compute the 64-bit library's result;"
+           . " aesni-x86's own bulk functions ($layouts) in place and on unaligned buffers too")
         or print map { "#   $_\n" } split /\n/, $out;
     ($rc, $out) = dmcrypt('--modes', 'ctr,ocb-enc', '--drop', 500);
     my $caught = () = $out =~ /^  FAILED our aes(?:-586|ni-x86|ni-x86 xmm) (?:ctr|ocb-enc) \d+: .*(?:computed a wrong result|left a wrong state)/mg;
@@ -59,10 +63,11 @@ if ($why) {
         my %n = $out =~ /^  our aesni-x86 (\S+): (\d+) ymm instructions traced/mg;
         my %x = $out =~ /^  our aesni-x86 xmm (\S+): (\d+) ymm instructions traced/mg;
         my @shape = grep { !defined $n{$_} || ($sec < 64 ? $n{$_} != 0 : $n{$_} == 0) || ($x{$_} // 1) } @wide;
-        result($rc == 0 && !@shape && $out =~ /all (\d+) computed/ && $1 == 3 * @wide * 2,
+        result($rc == 0 && !@shape && $out =~ /all (\d+) computed.*\((\d+) of them also in place/
+               && $1 == 3 * @wide * 2 && $2 == 2 * @wide * 2,
                "$sec-byte sectors: aesni-x86's @wide " . ($sec < 64 ? 'below the ymm threshold (no ymm instruction)'
                    : 'through the ymm path (' . join(', ', map { "$_ $n{$_}" } @wide) . ' ymm instructions)')
-               . ', replayed natively, equal the 64-bit library (the xmm column, VAES masked: no ymm)')
+               . ', replayed natively, equal the 64-bit library, also in place and unaligned (the xmm column, VAES masked: no ymm)')
             or print map { "#   $_\n" } split /\n/, $out;
     }
     ($rc, $out) = dmcrypt('--modes', join(',', @wide), '--drop', 100);
