@@ -187,6 +187,9 @@ if ($obj{macosx} && have('llvm-objdump')) {
         [ '&vpsrad("ymm3", "ymm3", 31)',                        'c5 e5 72 e3 1f' ],
         [ '&vpsllq("ymm1", "ymm1", 1)',                         'c5 f5 73 f1 01' ],
         [ '&vpand("ymm3", "ymm3", "ymm4")',                     'c5 e5 db dc' ],
+        [ '&vmovd("xmm2", "ecx")',                              'c5 f9 6e d1' ],
+        [ '&vpinsrd("xmm2", "xmm2", "ebx", 2)',                 'c4 e3 69 22 d3 02' ],
+        [ '&vpermq("ymm4", "ymm2", 0x62)',                      'c4 e3 fd 00 e2 62' ],
         [ '&vzeroupper()',                                      'c5 f8 77' ],
         [ '&vzeroall()',                                        'c5 fc 77' ],
     );

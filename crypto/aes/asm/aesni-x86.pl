@@ -56,30 +56,35 @@
 #
 # The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
 # two blocks an instruction at aesenc's rate, which doubles the AES
-# unit's bound.  aesni_ecb_encrypt (both directions) and
-# aesni_cbc_encrypt's decryption take it, chosen at run time inside the
-# entry, when OPENSSL_ia32cap_P has AVX2 and VAES
-# (the bits aesni-x86_64.pl's ymm width tests) and the input has at
-# least $YMM_MIN bytes; its registers:
+# unit's bound.  aesni_ecb_encrypt (both directions), aesni_cbc_encrypt's
+# decryption and aesni_ctr32_encrypt_blocks take it, chosen at run time
+# inside the entry when OPENSSL_ia32cap_P has AVX2 and VAES (the bits
+# aesni-x86_64.pl's ymm width tests) and the input has at least $YMM_MIN
+# bytes.  Its registers:
 #   ymm0-ymm6  fourteen blocks in flight, two a register,
 #   ymm7       the round key of the current round, broadcast to both
-#              lanes (vbroadcasti128 from the schedule, which needs no
-#              alignment and no frame),
-# then single registers (two blocks) while 32 bytes are left; vzeroall
-# clears the key material and the upper halves, and the xmm code does a
-# last odd block.  CBC decryption keeps its chaining value in the frame
-# slot of its partial block (xmm7 is the key register's low half) and
-# XORs the rest of a register's ciphertexts as memory operands from in.  The keys stay in a register rather than memory
-# operands for the reason given above for eight xmm blocks: Zen 5's two
-# vector loads a cycle match its two vaesenc, so memory keys make the
-# groups load-bound.  Checking: qemu 7.2 (qemu-i386 as qemu-x86_64)
-# computes ymm vaesenc/vaesdec wrongly in lane 1 (test/README.md,
+#              lanes (vbroadcasti128 from the schedule: no alignment
+#              needed, no frame), free between the last round and the
+#              next group (CBC's first chaining pair, CTR's template);
+# then single registers (two blocks) while a register's worth is left;
+# vzeroall clears the key material and the upper halves, and the xmm code
+# does a last odd block.  CBC decryption keeps its chaining value in the
+# frame slot of its partial block (xmm7 is the key register's low half)
+# and XORs the other ciphertexts as memory operands from in; CTR keeps
+# its template (ivec ^ K0) in a 16-byte frame slot and makes each
+# register's two counter words in the integer unit, as the xmm code does.
+# The keys stay in a register rather than memory operands for the reason
+# given above for eight xmm blocks: Zen 5's two vector loads a cycle match
+# its two vaesenc, so memory keys make the groups load-bound.
+# Checking: qemu 7.2 (qemu-i386 as qemu-x86_64) computes ymm
+# vaesenc/vaesdec wrongly in lane 1 (test/README.md,
 # build/m32/small/vaes_lanes), so under qemu the known answers run with
 # VAES masked; the ABI and CFI checkers step the ymm code under qemu
 # (control flow and registers do not depend on that lane), and its
 # results are checked natively: traced under qemu-i386, replayed as
-# 64-bit code on the host CPU and compared with the 64-bit library
-# (bench/x86mca/dmcrypt.pl --verify-only, test/t/85-dmcrypt-replay.t).
+# 64-bit code on the host CPU (in place and unaligned too) and compared
+# with the 64-bit library (bench/x86mca/dmcrypt.pl --verify-only,
+# test/t/85-dmcrypt-replay.t).
 #
 # Only SSE2 and AES-NI instructions are used on the xmm paths (no SSSE3 or
 # SSE4.1), so every CPU with AES-NI runs them.
@@ -106,7 +111,6 @@ my $GROUP = scalar @B;
 my @Y = map { "ymm$_" } 0 .. 6;
 my $YK = 'ymm7';
 (my $YK_LOW = $YK) =~ s/^y/x/;          # its low half (VEX.128: the upper half cleared)
-my $YGROUP = 2 * @Y;                    # blocks per ymm group
 my $YMM_MIN = 64;                       # bytes; shorter inputs stay in the xmm code
 
 # Instructions whose name is chosen at generation time (aesenc/aesdec...).
@@ -193,24 +197,35 @@ sub unless_vaes_goto {
     }
 }
 
-# $dir's cipher over a ymm group (@Y from 32 * i bytes into $in) or over
-# one register; what is left (under 32 bytes) goes on to $tail with the
-# ymm registers cleared.  $after_cipher, if given, is called between the
-# last round and the stores with the group's registers (CBC's chaining).
+# $dir's cipher over a ymm group (@Y, two blocks a register) or over one
+# register, while $R{len} has that much left; then to $tail with the ymm
+# registers cleared.  $R{len} counts bytes, or blocks when $a{blocks}.
+# Hooks, each given the registers:
+#   fill          puts the blocks in (default: loaded from in),
+#   after_cipher  runs between the last round and the stores (CBC's
+#                 chaining, CTR's XOR with the input);
+# with $a{no_first_round} fill has applied round 0 (CTR's template).
 sub ymm_loops {
     my (%a) = @_;
     my ($dir, $R, $name, $after) = @a{qw(dir R name after_cipher)};
     my %R = %$R;
+    my $unit = $a{blocks} ? 2 : 32;         # of $R{len}, a register's worth
+    my $fill = $a{fill} // sub { &vmovdqu($_[$_], &QWP(32 * $_, $R{in})) for 0 .. $#_ };
     for my $shape ([ 'group', @Y ], [ 'one', $Y[0] ]) {
         my ($what, @regs) = @$shape;
         &set_label("${name}_$what");
-        &cmp($R{len}, 32 * @regs);
+        &cmp($R{len}, $unit * @regs);
         &jb(&label($what eq 'group' ? "${name}_one" : "${name}_end"));
-        &vmovdqu($regs[$_], &QWP(32 * $_, $R{in})) for 0 .. $#regs;
-        cipher($dir, $R{key}, $R{end}, $YK, @regs);
+        $fill->(@regs);
+        if ($a{no_first_round}) {
+            mid_rounds($dir, $R{key}, $R{end}, $YK, @regs);
+            last_round($dir, $R{end}, $YK, @regs);
+        } else {
+            cipher($dir, $R{key}, $R{end}, $YK, @regs);
+        }
         $after->(@regs) if $after;
         &vmovdqu(&QWP(32 * $_, $R{out}), $regs[$_]) for 0 .. $#regs;
-        advance($R{in}, $R{out}, 32 * @regs, $R{len}, 32 * @regs);
+        advance($R{in}, $R{out}, 32 * @regs, $R{len}, $unit * @regs);
         &jmp(&label("${name}_$what"));
     }
     &set_label("${name}_end");
@@ -640,7 +655,31 @@ for my $dir (qw(aesenc aesdec)) {
         &movdqa($x, $STATE);
         &pxor($x, $tmp);
     };
+    # The ymm section: the template goes to a frame slot, broadcast to
+    # ymm7 for each group; a register's two counter words are placed in
+    # dwords 3 and 7 (vmovd and vpinsrd put them in dwords 0 and 2,
+    # vpermq moves qwords 0 and 1 to 1 and 3, vpsllq lifts them) and XORed
+    # with it.
+    my $ymm_counters = sub {
+        my @regs = @_;
+        &vbroadcasti128($YK, &QWP(0, "esp"));
+        for my $i (0 .. $#regs) {
+            (my $x = $regs[$i]) =~ s/^y/x/;
+            &lea($R{word}, &DWP(2 * $i, $R{ctr}));
+            &bswap($R{word});
+            &vmovd($x, $R{word});
+            &lea($R{word}, &DWP(2 * $i + 1, $R{ctr}));
+            &bswap($R{word});
+            &vpinsrd($x, $x, $R{word}, 2);
+            &vpermq($regs[$i], $regs[$i], 0x62);
+            &vpsllq($regs[$i], $regs[$i], 32);
+            &vpxor($regs[$i], $regs[$i], $YK);
+        }
+        &add($R{ctr}, 2 * @regs);
+    };
+    my $ymm_xor_input = sub { &vpxor($_[$_], $_[$_], &QWP(32 * $_, $R{in})) for 0 .. $#_ };
     bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
+    &sub("esp", 16);                       # the ymm section's template
     &mov($R{word}, &wparam(4));
     &movq($STATE, &QWP(0, $R{word}));      # ivec's first 12 bytes, then 0
     &movd($TK, &DWP(8, $R{word}));
@@ -650,6 +689,15 @@ for my $dir (qw(aesenc aesdec)) {
     &movups($TK, &DWP(0, $R{key}));
     &pxor($STATE, $TK);                    # ^ K0 (its last word included)
     set_end($R{key}, $R{end});
+    &cmp($R{blocks}, $YMM_MIN / 16);
+    &jb(&label("six"));
+    unless_vaes_goto($R{word}, &label("six"));
+    &movdqu(&QWP(0, "esp"), $STATE);
+    ymm_loops(dir => 'aesenc', R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
+              tail => &label('ymm_done'), fill => $ymm_counters, no_first_round => 1,
+              after_cipher => $ymm_xor_input);
+    &set_label("ymm_done");
+    &movdqu($STATE, &QWP(0, "esp"));
 
     &set_label("six");
     &cmp($R{blocks}, $GROUP);
@@ -681,6 +729,8 @@ for my $dir (qw(aesenc aesdec)) {
 
     &set_label("done");
     wipe(@B, $TK, $STATE);
+    &movdqu(&QWP(0, "esp"), $STATE);       # no template left on the stack
+    &add("esp", 16);
     bulk_end("aesni_ctr32_encrypt_blocks");
 }
 

@@ -73,11 +73,11 @@ add('vec', [0], qw(vzeroupper vzeroall));
 # On xmm (VEX.128) or ymm (VEX.256) registers alike, but vbroadcasti128
 # (ymm from 128 bits of memory), vinserti128 and vextracti128 (lane 1 of
 # a ymm); the vaes* rounds on ymm need VAES, on xmm only AVX and AES-NI.
-add('vec', [2], qw(vmovdqa vmovdqu vbroadcasti128));
+add('vec', [2], qw(vmovdqa vmovdqu vbroadcasti128 vmovd));
 add('vec', [3], qw(vpxor vpor vpand vpaddd vpaddq vpsubd vpshufb vpsrld vpslld vpsrldq vpslldq
                    vpsrlq vpsllq vpsrad vpshufd vpunpcklqdq vpunpckhqdq vpcmpgtd
-                   vaesenc vaesenclast vaesdec vaesdeclast vextracti128));
-add('vec', [4], qw(vpalignr vinserti128 vperm2i128 vpblendd));
+                   vaesenc vaesenclast vaesdec vaesdeclast vextracti128 vpermq));
+add('vec', [4], qw(vpalignr vinserti128 vperm2i128 vpblendd vpinsrd));
 add('vec', [3], qw(pshufd pshufw pshuflw pshufhw shufps shufpd palignr
                    pinsrw pextrw pinsrd pextrd pclmulqdq aeskeygenassist
                    sha1rnds4 pblendw blendps insertps extractps));
