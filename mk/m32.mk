@@ -55,7 +55,7 @@ endif
 # The -m32 build of the programs the CPU-model matrix runs
 # (test/t/87-dispatch32.t), over the library's own archive: capdump,
 # cpu_paths and the programs with an implementation registry.
-M32_MATRIX_PROGS := $(addprefix $(M32)/small/,capdump cpu_paths kat_aes kat_modes kat_sha1)
+M32_MATRIX_PROGS := $(addprefix $(M32)/small/,capdump cpu_paths kat_aes kat_modes kat_sha1 vaes_lanes)
 ifeq ($(HAVE_CC32),yes)
 tests: $(M32_MATRIX_PROGS)
 endif

@@ -13,6 +13,9 @@
  * lane 1's key.  test/t/13-dispatch.t runs this program natively (it must
  * pass) and under -cpu max, and when qemu fails it, runs the known answers
  * for `max` with VAES removed and names the skip (test/README.md).
+ * qemu-i386 shares the helper: the -m32 build, build/m32/small/vaes_lanes,
+ * fails the same way, and the 32-bit tests read it (test/lib/QemuVaes.pm,
+ * 84-aesni-x86.t, 87-dispatch32.t).
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,13 +24,19 @@
 #include "impl.h"
 #include "lib/tap.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
+/* -m32 code may name xmm registers in asm only where SSE is enabled. */
+#if defined(__i386__)
+#define LANE_FN __attribute__((target("sse2")))
+#else
+#define LANE_FN
+#endif
 /* Lane 1 differs from lane 0 in every byte, state and key alike. */
 static unsigned char state[32], key[32];
 
 /* One VEX.256 instruction on (state, key), and the SSE one per lane. */
 #define ROUND_PAIR(name)                                                     \
-    static void name##_ymm(unsigned char out[32])                            \
+    LANE_FN static void name##_ymm(unsigned char out[32])                    \
     {                                                                        \
         __asm__ volatile("vmovdqu %1, %%ymm0\n\t"                            \
                          "vmovdqu %2, %%ymm1\n\t"                            \
@@ -37,8 +46,9 @@ static unsigned char state[32], key[32];
                          : "=m"(*(unsigned char(*)[32])out)                  \
                          : "m"(state), "m"(key) : "xmm0", "xmm1");           \
     }                                                                        \
-    static void name##_xmm(const unsigned char *s, const unsigned char *k,   \
-                           unsigned char out[16])                            \
+    LANE_FN static void name##_xmm(const unsigned char *s,                   \
+                                   const unsigned char *k,                   \
+                                   unsigned char out[16])                    \
     {                                                                        \
         __asm__ volatile("movdqu %1, %%xmm0\n\t"                             \
                          "movdqu %2, %%xmm1\n\t"                             \
@@ -75,8 +85,8 @@ static void check(const char *name, void (*ymm)(unsigned char[32]),
 
 int main(void)
 {
-#if !defined(__x86_64__)
-    tap_skip_all("the check is written for x86_64");
+#if !defined(__x86_64__) && !defined(__i386__)
+    tap_skip_all("the check is written for x86 (32- and 64-bit)");
 #else
     static const unsigned int need[4] = CAPSET(AESNI, AVX2, VAES);
     if (!casm_cpu_has(need))

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# The dm-crypt table for 32-bit x86: ECB, CBC encrypt, CBC decrypt, XTS,
+# The dm-crypt table for 32-bit x86: ECB (encrypt, decrypt), CBC encrypt, CBC decrypt, XTS,
 # LRW, CTR, OCB encrypt and OCB decrypt with one key size (AES-256 by
 # default), over 4 KiB and 1 MiB in calls of one sector each (512 bytes by
 # default, dm-crypt's default sector size), as dm-crypt hands requests to
@@ -22,9 +22,11 @@
 # by the same harness, with OPENSSL_ia32cap set to its "aesni" entry's
 # force mask (read from KAT_AES --list), so its xmm code runs, not VAES.
 # --modes keeps those rows only; --verify-only runs the checks of every
-# 32-bit replay over both totals and no timing; --drop N leaves instruction
-# N out of every replay, for the test that shows a broken replay is caught
-# (test/t/85-dmcrypt-replay.t).
+# 32-bit replay over both totals and no timing (then any whole number of
+# blocks a sector, the totals rounded down to whole sectors) and says how
+# many ymm instructions each trace held; --drop N leaves instruction N out
+# of every replay, for the test that shows a broken replay is caught
+# (test/t/85-dmcrypt-replay.t), and names it.
 use strict;
 use warnings;
 use Getopt::Long;
@@ -33,8 +35,8 @@ use lib $FindBin::Bin;
 use Replay64;
 use Disasm32 qw(disassembly next_addresses);
 
-my @MODES = qw(ecb cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
-my %MODE_NAME = ('ecb' => 'ECB', 'cbc-enc' => 'CBC encrypt', 'cbc-dec' => 'CBC decrypt',
+my @MODES = qw(ecb ecb-dec cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
+my %MODE_NAME = ('ecb' => 'ECB', 'ecb-dec' => 'ECB decrypt', 'cbc-enc' => 'CBC encrypt', 'cbc-dec' => 'CBC decrypt',
                  'xts' => 'XTS', 'lrw' => 'LRW', 'ctr' => 'CTR', 'ocb-enc' => 'OCB encrypt',
                  'ocb-dec' => 'OCB decrypt');
 my @TOTALS = (4096, 1 << 20);
@@ -63,7 +65,11 @@ if (($sector / 16) % 2) {
 }
 my %prog = map { /^(ours|openssl)=(.+)$/ ? ($1 => $2) : die "$0: bad argument \"$_\"\n$usage" } @ARGV;
 die $usage unless $native && $list && $prog{ours} && $bits =~ /^(128|192|256)$/ && $rounds > 0
-    && $sector >= 16 && $sector <= 4096 && $sector % 16 == 0 && 4096 % $sector == 0;
+    && $sector >= 16 && $sector <= 4096 && $sector % 16 == 0 && ($verify_only || 4096 % $sector == 0);
+# A check may take any whole number of blocks a call (the loop shapes of
+# a module's wide paths): the totals are then the most whole sectors in
+# 4 KiB and 1 MiB.
+@TOTALS = map { $_ - $_ % $sector } @TOTALS;
 
 sub in_path {
     my ($cmd) = @_;
@@ -83,19 +89,25 @@ my ($xmm_mask) = `$list --list` =~ /^aesni\t(\S+)\t/m;
 die "$0: $list --list names no aesni entry with a force mask\n" unless $xmm_mask;
 
 # The columns: [heading, program or undef (x86_64), impl for the harness].
+# aesni-x86's dispatching entries choose their ymm (VAES) sections on a
+# CPU with VAES (the trace under qemu-i386 -cpu max takes them); the xmm
+# column is the same entries traced with VAES masked.
+my $vaes_off = ':~0x' . sprintf('%x', 1 << (32 + 9));     # OPENSSL_ia32cap word 3 bit 9
 my @cols = (['our aes-586', $prog{ours}, 'x86'], ['our aesni-x86', $prog{ours}, 'aesni'],
+            ['our aesni-x86 xmm', $prog{ours}, 'aesni', $vaes_off],
             ($prog{openssl} ? ['OpenSSL aesni-x86', $prog{openssl}, 'aesni'] : ()),
             ['our aesni-x86_64', undef, 'x86_64']);
 print "  OpenSSL's aesni-x86 column skipped: no OpenSSL source tree (make openssl-source)\n"
     unless $prog{openssl};
 
-my %text;
+my (%text, %ymm, %dropped);
 my $n = 0;
 my @made;                       # replays built, removed however the run ends
 END { unlink @made }
 # The replay of one column's call of one mode: the shared object's path.
 sub replay_so {
-    my ($prog, $impl, $mode) = @_;
+    my ($head, $prog, $impl, $mode, $mask) = @_;
+    local $ENV{OPENSSL_ia32cap} = $mask if defined $mask;
     $text{$prog} //= disassembly($prog);
     my $next = next_addresses($text{$prog});
     my @eips;
@@ -104,6 +116,8 @@ sub replay_so {
     }
     die "$0: $prog $impl $mode failed (exit " . ($? >> 8) . ")\n" if $? || !@eips;
     my @insns = map { [$text{$prog}{$_} // die("$0: no instruction at $_\n"), $next->{$_} // 0] } @eips;
+    $ymm{$head}{$mode} = grep { $_->[0] =~ /%ymm/ } @insns;
+    $dropped{$head}{$mode} = $insns[$drop][0] if defined $drop && $drop < @insns;
     my $base = "/tmp/dmcrypt32.$$." . $n++;
     open(my $fh, '>', "$base.S") or die "$0: $base.S: $!\n";
     print $fh Replay64::source(insns => \@insns, nargs => 6, name => 'replay', drop => $drop);
@@ -118,21 +132,26 @@ sub replay_so {
 # Cycles per byte: {col}{mode}{total}, the fastest of the rounds.
 my (%cpb, %insn, %so, $mhz);
 for my $c (@cols) {
-    my ($head, $prog, $impl) = @$c;
+    my ($head, $prog, $impl, $mask) = @$c;
     next unless $prog;
     for my $mode (@MODES) {
-        ($so{$head}{$mode}, $insn{$head}{$mode}) = replay_so($prog, $impl, $mode);
+        ($so{$head}{$mode}, $insn{$head}{$mode}) = replay_so($head, $prog, $impl, $mode, $mask);
     }
 }
 # Every replay is checked, a failure reported and counted, not the end.
 if ($verify_only) {
-    my ($n, $bad) = (0, 0);
+    my ($n, $bad, $layouts) = (0, 0, 0);
     for my $c (grep { $_->[1] } @cols) {
         my ($head, $prog, $impl) = @$c;
         for my $mode (@MODES) {
+            # our aesni-x86's bulk functions also in place and unaligned
+            # (their flow depends on neither; LRW and OCB go through C)
+            my $how = $head =~ /^our aesni-x86/ && $mode =~ /^(?:ecb|ecb-dec|cbc-enc|cbc-dec|xts|ctr)$/
+                    ? '--verify-layouts' : '--verify';
             for my $total (@TOTALS) {
-                my $out = `$native $prog $so{$head}{$mode} $impl $mode $bits $SECTOR $total --verify 2>&1`;
+                my $out = `$native $prog $so{$head}{$mode} $impl $mode $bits $SECTOR $total $how 2>&1`;
                 $n++;
+                $layouts++ if !$? && $out =~ /^ok .* in place and unaligned too$/m;
                 next if !$? && $out =~ /^ok /m;
                 $bad++;
                 chomp $out;
@@ -141,7 +160,14 @@ if ($verify_only) {
             }
         }
     }
-    print "  native replays: all $n computed the 64-bit library's result and state\n" unless $bad;
+    # what the traces held: the wide (VAES) code, and the instruction left out
+    for my $c (grep { $_->[1] } @cols) {
+        my ($head, $prog, $impl) = @$c;
+        print "  $head $_: $ymm{$head}{$_} ymm instructions traced"
+            . (defined $dropped{$head}{$_} ? ", dropped \"$dropped{$head}{$_}\"" : '') . "\n" for @MODES;
+    }
+    print "  native replays: all $n computed the 64-bit library's result and state"
+        . " ($layouts of them also in place and on unaligned buffers)\n" unless $bad;
     exit($bad ? 1 : 0);
 }
 for my $r (1 .. $rounds) {
@@ -166,9 +192,9 @@ die "$0: no run printed the TSC rate (tsc MHZ)\n" unless $mhz;
 printf "  c/B = TSC cycles per byte, MB/s = 10^6 bytes/s at the TSC's %.1f MHz; the fastest of %d rounds\n", $mhz, $rounds;
 my $w = 17;
 print '  ' . sprintf('%-12s %7s', 'mode', 'bytes') . join('', map { sprintf(" | %${w}s", $_->[0]) } @cols)
-    . ($prog{openssl} ? sprintf(' | %8s', 'vs OSSL') : '') . sprintf(" | %9s\n", 'vs 586');
+    . ($prog{openssl} ? sprintf(' | %8s | %8s', 'vs OSSL', 'xmm/OSSL') : '') . sprintf(" | %9s\n", 'vs 586');
 print '  ' . sprintf('%-12s %7s', '', '') . join('', map { sprintf(" | %8s %8s", 'c/B', 'MB/s') } @cols)
-    . ($prog{openssl} ? sprintf(' | %8s', '') : '') . sprintf(" | %9s\n", '');
+    . ($prog{openssl} ? sprintf(' | %8s | %8s', '', '') : '') . sprintf(" | %9s\n", '');
 for my $mode (@MODES) {
     for my $total (@TOTALS) {
         my $row = '  ' . sprintf('%-12s %7s', $MODE_NAME{$mode}, $total == 4096 ? '4 KiB' : '1 MiB');
@@ -177,7 +203,8 @@ for my $mode (@MODES) {
             $row .= sprintf(' | %8.3f %8.0f', $v, $mhz / $v);
         }
         my $ours = $cpb{'our aesni-x86'}{$mode}{$total};
-        $row .= sprintf(' | %7.2fx', $cpb{'OpenSSL aesni-x86'}{$mode}{$total} / $ours) if $prog{openssl};
+        $row .= sprintf(' | %7.2fx | %7.2fx', map { $cpb{'OpenSSL aesni-x86'}{$mode}{$total} / $cpb{$_}{$mode}{$total} }
+                        'our aesni-x86', 'our aesni-x86 xmm') if $prog{openssl};
         $row .= sprintf(" | %8.2fx\n", $cpb{'our aes-586'}{$mode}{$total} / $ours);
         print $row;
     }
@@ -185,8 +212,12 @@ for my $mode (@MODES) {
 print "  instructions per $sector-byte call: " . join('; ', map { my $h = $_->[0];
     $_->[1] ? "$h " . join('/', map { $insn{$h}{$_} } @MODES) : () } @cols) . " (" . join('/', @MODES) . ")\n";
 print <<"EOT";
-  vs OSSL = OpenSSL's aesni-x86 c/B over ours, vs 586 = our aes-586's over our
-  aesni-x86 (> 1: ours faster).  Caveats of the method:
+  vs OSSL = OpenSSL's aesni-x86 c/B over ours, xmm/OSSL the same for our
+  xmm code (traced with OPENSSL_ia32cap=$vaes_off: no ymm section), vs 586 =
+  our aes-586's over our aesni-x86 (> 1: ours faster).  Our aesni-x86 takes
+  its ymm (VAES) sections where the trace's CPU (qemu-i386 -cpu max) has
+  VAES and AVX2: they run here natively as they would on this CPU.
+  Caveats of the method:
   - the 32-bit code does not run in 32-bit mode: its executed instructions,
     recorded under qemu-i386, run natively as 64-bit code with the same
     memory operands (pushes, pops, calls and returns become their esp steps,

@@ -17,8 +17,8 @@
  *           or OCB bulk: CTR a C ctr32 loop over AES_encrypt, OCB
  *           test/lib/ocb_model.h's C over AES_encrypt/AES_decrypt, each
  *           in the shape of the aesni function and called the same way)
- *     MODE  ecb, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
- *           (all encrypt but cbc-dec and ocb-dec)
+ *     MODE  ecb, ecb-dec, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
+ *           (all encrypt but ecb-dec, cbc-dec and ocb-dec)
  *   prints "trace IMPL MODE BITS BYTES COUNT" and COUNT hex addresses.
  *
  * Every call goes through one shape, run_mode below, whose arguments
@@ -92,6 +92,12 @@ static void aesni_ecb_mode(const unsigned char *in, unsigned char *out, size_t l
     (void)key2, (void)iv;
     aesni_ecb_encrypt(in, out, len, key1, 1);
 }
+static void aesni_ecb_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
+                               void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2, (void)iv;
+    aesni_ecb_encrypt(in, out, len, key1, 0);
+}
 static void aesni_cbc_enc_mode(const unsigned char *in, unsigned char *out, size_t len,
                                void *key1, void *key2, unsigned char *iv)
 {
@@ -134,6 +140,13 @@ static void x86_ecb_mode(const unsigned char *in, unsigned char *out, size_t len
     for (size_t i = 0; i + 16 <= len; i += 16)
         AES_encrypt(in + i, out + i, key1);
 }
+static void x86_ecb_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
+                             void *key1, void *key2, unsigned char *iv)
+{
+    (void)key2, (void)iv;
+    for (size_t i = 0; i + 16 <= len; i += 16)
+        AES_decrypt(in + i, out + i, key1);
+}
 static void x86_cbc_enc_mode(const unsigned char *in, unsigned char *out, size_t len,
                              void *key1, void *key2, unsigned char *iv)
 {
@@ -174,6 +187,7 @@ static const struct entry {
     { "aesni", "ctr", aesni_ctr_mode },     { "aesni", "ocb-enc", aesni_ocb_enc_mode },
     { "aesni", "ocb-dec", aesni_ocb_dec_mode }, { "x86", "ctr", x86_ctr_mode },
     { "x86", "ocb-enc", x86_ocb_enc_mode }, { "x86", "ocb-dec", x86_ocb_dec_mode },
+    { "aesni", "ecb-dec", aesni_ecb_dec_mode }, { "x86", "ecb-dec", x86_ecb_dec_mode },
 };
 
 #define MAX_BYTES 4096
@@ -194,7 +208,7 @@ int main(int argc, char **argv)
         if (strcmp(entries[i].impl, argv[1]) == 0 && strcmp(entries[i].mode, argv[2]) == 0)
             e = &entries[i];
     if (!e || (bits != 128 && bits != 192 && bits != 256) || bytes == 0 || bytes % 16 || bytes > MAX_BYTES) {
-        fprintf(stderr, "usage: %s aesni|x86 ecb|cbc-enc|cbc-dec|xts|lrw|ctr|ocb-enc|ocb-dec "
+        fprintf(stderr, "usage: %s aesni|x86 ecb|ecb-dec|cbc-enc|cbc-dec|xts|lrw|ctr|ocb-enc|ocb-dec "
                 "128|192|256 BYTES "
                 "(a multiple of 16, at most %d)\n", argv[0], MAX_BYTES);
         return 2;
@@ -209,7 +223,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < bytes; i++)
         in[i] = (unsigned char)(i * 29 + 3);
     int aesni = strcmp(e->impl, "aesni") == 0;
-    int dec = strcmp(e->mode, "cbc-dec") == 0 || strcmp(e->mode, "ocb-dec") == 0;
+    int dec = strcmp(e->mode, "ecb-dec") == 0 || strcmp(e->mode, "cbc-dec") == 0
+              || strcmp(e->mode, "ocb-dec") == 0;
     int rc = aesni ? (dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(key, (int)bits, &key1)
                      | aesni_set_encrypt_key(key, (int)bits, &key2)
                    : (dec ? AES_set_decrypt_key : AES_set_encrypt_key)(key, (int)bits, &key1)

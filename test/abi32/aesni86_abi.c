@@ -3,7 +3,8 @@
  * Every exported function of crypto/aes/asm/aesni-x86.pl through the cdecl
  * ABI checker and the per-instruction CFI checker (abi_cdecl.c), under
  * qemu-i386, at every key size and at lengths that reach each loop of
- * each function (six-block groups, single blocks, partial tails, XTS
+ * each function (six-block groups, the ymm path's fourteen-block groups
+ * and single registers where the CPU has VAES, single blocks, partial tails, XTS
  * stealing, the key schedules' error returns).  Each call's results
  * (output buffer, ivec, cmac, offset, checksum, return value) through the
  * ABI checker must equal those of the same call made directly, so the
@@ -270,8 +271,10 @@ int main(int argc, char **argv)
                 /* ECB ignores a partial block; CBC pads or writes part of
                  * one; XTS steals (under 16 bytes it does nothing);
                  * 213 bytes give XTS a group whose successor's tweaks it
-                 * makes, in both directions. */
-                static const size_t lens[] = { 0, 7, 16, 20, 128, 133, 213 };
+                 * makes, in both directions; 128, 213 and 496 bytes
+                 * reach the ymm (VAES) path's loops: single registers,
+                 * and two fourteen-block groups, a register and a block. */
+                static const size_t lens[] = { 0, 7, 16, 20, 128, 133, 213, 496 };
                 for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
                     run(f, bits[b], lens[l]);
             }

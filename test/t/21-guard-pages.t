@@ -31,6 +31,7 @@ use lib "$FindBin::Bin/../lib";
 use ImplRuns qw(result run_child finish);
 use Toolchain qw(tool missing);
 use Capture qw(capture);
+use QemuVaes qw(i386_prefix);
 
 my $build = $ENV{BUILD} // 'build';
 my $g64 = "$build/test/guard_pages";
@@ -77,10 +78,11 @@ if ($why32) {
     result(1, '-m32 under qemu-i386', "SKIP $why32");
     result(1, '-m32 under qemu-i386: planted faults', "SKIP $why32");
 } else {
-    my $qemu = tool('QEMU_I386');
+    my ($qemu, $lane_fault) = i386_prefix(tool('QEMU_I386'), $build);
+    result(1, '-m32 under qemu-i386: aesni-x86\'s ymm (VAES) code', "SKIP $lane_fault") if $lane_fault;
     run_child('-m32 under qemu-i386 (--quick lengths): every entry point, each buffer guarded at each end',
-              \%unset, $qemu, $g32, '--quick');
-    plants('-m32 under qemu-i386', $qemu, $g32);
+              \%unset, @$qemu, $g32, '--quick');
+    plants('-m32 under qemu-i386', @$qemu, $g32);
 }
 
 if (my $why = missing('RUN_I386')) {

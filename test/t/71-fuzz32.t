@@ -38,6 +38,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use File::Temp qw(tempdir);
 use Capture qw(capture);
+use QemuVaes qw(i386_prefix);
 use FuzzRun;
 use ImplRuns qw(result finish);
 use Toolchain qw(tool missing);
@@ -57,7 +58,9 @@ if (defined(my $skip = missing('FUZZ32', 'CC32', 'QEMU_I386'))) {
 }
 # No LeakSanitizer (no ptrace under qemu-user) and a 3 GiB guest address
 # space, ASan's idea of it (FuzzRun::qemu_i386 says why).
-my @qemu = FuzzRun::qemu_i386(tool('QEMU_I386'));
+my ($qemu_cpu, $lane_fault) = i386_prefix(tool('QEMU_I386'), $build);
+result(1, 'qemu-i386: aesni-x86\'s ymm (VAES) code in the targets', "SKIP $lane_fault") if $lane_fault;
+my @qemu = FuzzRun::qemu_i386("@$qemu_cpu");
 result(0, "$dir/$_ is missing (run make tests)")
     for grep { !-x "$dir/$_" } @targets, 'fuzz_modes_planted';
 

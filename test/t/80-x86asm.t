@@ -158,6 +158,73 @@ if ($obj{macosx} && have('llvm-objdump')) {
            'macosx: "_" names, constants in __TEXT,__const, unwind info present');
 }
 
+# --- VEX encodings ----------------------------------------------------------------
+# The AVX forms of the layer (ymm0-7, VAES), each with the bytes the Intel
+# SDM's VEX rules give for it (written out by hand: C4/C5, inverted R, X,
+# B and vvvv, L = 1 for ymm, the map and the prefix), must come out of
+# every flavour's assembler as exactly those bytes.
+{
+    my @vex = (
+        [ '&vaesenc("ymm0", "ymm1", "ymm2")',                   'c4 e2 75 dc c2' ],
+        [ '&vaesenclast("ymm3", "ymm4", &QWP(32, "esi"))',      'c4 e2 5d dd 5e 20' ],
+        [ '&vaesdec("ymm5", "ymm6", "ymm7")',                   'c4 e2 4d de ef' ],
+        [ '&vaesdeclast("ymm7", "ymm7", &QWP(0, "eax", "ecx"))', 'c4 e2 45 df 3c 08' ],
+        [ '&vaesenc("xmm1", "xmm2", "xmm3")',                   'c4 e2 69 dc cb' ],
+        [ '&vbroadcasti128("ymm6", &QWP(16, "edx"))',           'c4 e2 7d 5a 72 10' ],
+        [ '&vmovdqu("ymm1", &QWP(0, "edi"))',                   'c5 fe 6f 0f' ],
+        [ '&vmovdqu(&QWP(32, "edi"), "ymm2")',                  'c5 fe 7f 57 20' ],
+        [ '&vpxor("ymm0", "ymm0", "ymm7")',                     'c5 fd ef c7' ],
+        [ '&vpxor("ymm4", "ymm4", &QWP(-16, "esi"))',           'c5 dd ef 66 f0' ],
+        [ '&vinserti128("ymm1", "ymm1", "xmm2", 1)',            'c4 e3 75 38 ca 01' ],
+        [ '&vinserti128("ymm1", "ymm1", &QWP(0, "eax"), 1)',    'c4 e3 75 38 08 01' ],
+        [ '&vextracti128("xmm3", "ymm4", 1)',                   'c4 e3 7d 39 e3 01' ],
+        [ '&vperm2i128("ymm2", "ymm3", "ymm3", 0x11)',          'c4 e3 65 46 d3 11' ],
+        [ '&vpshufb("ymm2", "ymm2", "ymm5")',                   'c4 e2 6d 00 d5' ],
+        [ '&vpaddd("ymm1", "ymm1", &QWP(0, "ebx"))',            'c5 f5 fe 0b' ],
+        [ '&vpaddq("ymm1", "ymm2", "ymm3")',                    'c5 ed d4 cb' ],
+        [ '&vpsubd("ymm0", "ymm0", "ymm6")',                    'c5 fd fa c6' ],
+        [ '&vpshufd("ymm3", "ymm2", 0x13)',                     'c5 fd 70 da 13' ],
+        [ '&vpsrad("ymm3", "ymm3", 31)',                        'c5 e5 72 e3 1f' ],
+        [ '&vpsllq("ymm1", "ymm1", 1)',                         'c5 f5 73 f1 01' ],
+        [ '&vpand("ymm3", "ymm3", "ymm4")',                     'c5 e5 db dc' ],
+        [ '&vmovd("xmm2", "ecx")',                              'c5 f9 6e d1' ],
+        [ '&vpinsrd("xmm2", "xmm2", "ebx", 2)',                 'c4 e3 69 22 d3 02' ],
+        [ '&vpermq("ymm4", "ymm2", 0x62)',                      'c4 e3 fd 00 e2 62' ],
+        [ '&vzeroupper()',                                      'c5 f8 77' ],
+        [ '&vzeroall()',                                        'c5 fc 77' ],
+    );
+    my $mod = "$dir/vex.pl";
+    open(my $fh, '>', $mod) or die;
+    print $fh "push(\@INC, '$root/perlasm'); require 'x86asm.pl';\n&asm_init(\$ARGV[0]);\n"
+        . "&function_begin_B('vex_forms');\n" . join('', map { "$_->[0];\n" } @vex)
+        . "&ret(); &function_end_B('vex_forms');\n&asm_finish();\n";
+    close $fh;
+    my @want = ('f3 0f 1e fb', (map { $_->[1] } @vex), 'c3');    # endbr32 first
+    for my $fl (qw(elf macosx coff win32n)) {
+        my $src = "$dir/vex.$fl." . ($fl eq 'win32n' ? 'asm' : 's');
+        my ($tool, $cmd) = @{ $ASM{$fl} };
+        if (!have($tool) || !have('llvm-objdump')) {
+            result(1, "$fl: VEX forms encode as the SDM says", 'SKIP ' . (have($tool) ? 'llvm-objdump' : $tool) . ' not installed');
+            next;
+        }
+        my ($st, $msg) = capture($^X, $mod, $fl, $src);
+        ($st, $msg) = capture($cmd->($src, "$src.o")) unless $st;
+        my (undef, $dis) = $st ? (1, '') : capture('llvm-objdump', '-d', "$src.o");
+        my @got;
+        my $in = 0;
+        for (split /\n/, $dis) {
+            $in = /<_?vex_forms>:/ if /^[0-9a-f]+ </;
+            next unless $in && /^\s+[0-9a-f]+:\s+((?:[0-9a-f]{2} )+)/;
+            (my $b = $1) =~ s/ $//;
+            push @got, $b;
+            last if @got == @want;    # alignment padding may follow the ret
+        }
+        my ($i) = grep { ($got[$_] // '') ne $want[$_] } 0 .. $#want;
+        result(!$st && !defined $i && @got == @want, "$fl: " . scalar(@vex) . ' VEX forms (ymm0-7, VAES) encode as the SDM says')
+            or print "#   " . ($st ? $msg : defined $i ? "$vex[$i][0]: " . ($got[$i] // 'nothing') . ", want $want[$i]" : 'extra bytes') . "\n";
+    }
+}
+
 # --- errors ---------------------------------------------------------------------
 {
     my @src = split /\n/, slurp($corpus);

@@ -33,6 +33,7 @@ use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
 use X86Disasm qw(functions compare);
 use Capture qw(capture);
+use QemuVaes qw(i386_prefix);
 
 my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
@@ -91,9 +92,12 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
         run_child("$v: every AES vector file through AES_* and the dispatcher (x86, $how)",
                   { OPENSSL_ia32cap => $mask }, $qemu, "$m32/$v/kat_aes", '--impl', 'x86', '--expect-dispatch');
     }
+    # every_length runs the aesni entry too: its ymm code as qemu allows.
+    my ($lengths_qemu, $lane_fault) = i386_prefix($qemu, $build);
+    result(1, 'every_length: aesni-x86\'s ymm (VAES) code', "SKIP $lane_fault") if $lane_fault;
     for my $v ('unrolled') {
         run_child("$v: every length 0..1024, unaligned and in place, against the C AES",
-                  { OPENSSL_ia32cap => undef }, $qemu, "$m32/$v/every_length");
+                  { OPENSSL_ia32cap => undef }, @$lengths_qemu, "$m32/$v/every_length");
     }
 
     # The other flavours' code: Mach-O's PIC through non-lazy pointers,

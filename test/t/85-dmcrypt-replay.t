@@ -4,12 +4,23 @@
 # checks `make bench-dmcrypt32` makes before it times): every mode of the
 # table, traced through our aes-586 and our aesni-x86 under qemu-i386,
 # rewritten for 64-bit mode and run natively over 4 KiB and 1 MiB in
-# 512-byte calls, must compute the 64-bit library's output and leave its
-# state (CBC's ivec, CTR's counter, OCB's offset, checksum and block
-# number); CTR and OCB replays with one instruction left out must each be
+# 512-byte calls (aesni-x86's own bulk functions also in place and on
+# buffers off 16-byte alignment), must compute the 64-bit library's
+# output and leave its state (CBC's ivec, CTR's counter, OCB's offset,
+# checksum and block number); CTR and OCB replays with one instruction left out must each be
 # caught as a wrong result (not a crash); a sector of an odd number of
 # blocks must drop the OCB rows, whose replay could not follow OpenSSL's
 # parity branch.
+# The ymm (VAES) sections of aesni-x86 (traced under qemu-i386 -cpu max,
+# which has VAES and AVX2; qemu computes their lane 1 wrongly, but the
+# control flow and the instructions do not depend on it) are checked here
+# natively, the only place their results are: each mode with a ymm
+# section (ECB both ways, CBC decryption, CTR32) at sectors below its threshold
+# (16 bytes: no ymm instruction traced), of single registers (64), of
+# groups, a register and a last xmm block (496), and the default 512,
+# must compute the 64-bit
+# library's result; a replay with a vaes* round of a group left out must
+# be caught.
 # What needs a missing tool is a counted SKIP naming it.
 use strict;
 use warnings;
@@ -21,8 +32,8 @@ use Toolchain qw(missing);
 my $build = $ENV{BUILD} // 'build';
 my $b32 = "$build/bench32";
 my $why = missing('QEMU_I386', 'CC32');
-my @modes = qw(ecb cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
-my $want = 2 * @modes * 2;      # columns (aes-586, aesni-x86) x modes x totals
+my @modes = qw(ecb ecb-dec cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
+my $want = 3 * @modes * 2;      # columns (aes-586, aesni-x86, its xmm code) x modes x totals
 
 sub dmcrypt {
     my (@opt) = @_;
@@ -31,20 +42,45 @@ sub dmcrypt {
 }
 
 if ($why) {
-    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 3;
+    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 8;
 } else {
     my ($rc, $out) = dmcrypt();
-    result($rc == 0 && $out =~ /all (\d+) computed the 64-bit library's result and state/ && $1 == $want,
-           "native replays of every call of the table ($want) compute the 64-bit library's result")
+    my $layouts = 2 * 6 * 2;    # our aesni-x86 columns x its own bulk modes x totals
+    result($rc == 0 && $out =~ /all (\d+) computed the 64-bit library's result and state \((\d+) of them also in place/
+           && $1 == $want && $2 == $layouts,
+           "native replays of every call of the table ($want) compute the 64-bit library's result;"
+           . " aesni-x86's own bulk functions ($layouts) in place and on unaligned buffers too")
         or print map { "#   $_\n" } split /\n/, $out;
     ($rc, $out) = dmcrypt('--modes', 'ctr,ocb-enc', '--drop', 500);
-    my $caught = () = $out =~ /^  FAILED our aes(?:-586|ni-x86) (?:ctr|ocb-enc) \d+: .*(?:computed a wrong result|left a wrong state)/mg;
-    result($rc != 0 && $caught == 2 * 2 * 2,
-           'CTR and OCB replays missing one instruction are caught, each column at each total (8)')
+    my $caught = () = $out =~ /^  FAILED our aes(?:-586|ni-x86|ni-x86 xmm) (?:ctr|ocb-enc) \d+: .*(?:computed a wrong result|left a wrong state)/mg;
+    result($rc != 0 && $caught == 3 * 2 * 2,
+           'CTR and OCB replays missing one instruction are caught, each column at each total (12)')
         or print map { "#   $_\n" } split /\n/, $out;
+    # The ymm sections: trace shapes and the native check.
+    my @wide = qw(ecb ecb-dec cbc-dec ctr);
+    for my $sec (16, 64, 496, 512) {
+        ($rc, $out) = dmcrypt('--modes', join(',', @wide), '--sector', $sec);
+        my %n = $out =~ /^  our aesni-x86 (\S+): (\d+) ymm instructions traced/mg;
+        my %x = $out =~ /^  our aesni-x86 xmm (\S+): (\d+) ymm instructions traced/mg;
+        my @shape = grep { !defined $n{$_} || ($sec < 64 ? $n{$_} != 0 : $n{$_} == 0) || ($x{$_} // 1) } @wide;
+        result($rc == 0 && !@shape && $out =~ /all (\d+) computed.*\((\d+) of them also in place/
+               && $1 == 3 * @wide * 2 && $2 == 2 * @wide * 2,
+               "$sec-byte sectors: aesni-x86's @wide " . ($sec < 64 ? 'below the ymm threshold (no ymm instruction)'
+                   : 'through the ymm path (' . join(', ', map { "$_ $n{$_}" } @wide) . ' ymm instructions)')
+               . ', replayed natively, equal the 64-bit library, also in place and unaligned (the xmm column, VAES masked: no ymm)')
+            or print map { "#   $_\n" } split /\n/, $out;
+    }
+    # (instruction 140 is a round of the first group in each of them)
+    ($rc, $out) = dmcrypt('--modes', join(',', @wide), '--drop', 140);
+    my @left = $out =~ /^  our aesni-x86 \S+: \d+ ymm instructions traced, dropped "(vaes\w+ [^"]*%ymm[^"]*)"/mg;
+    $caught = () = $out =~ /^  FAILED our aesni-x86 (?!xmm)\S+ \d+: .*computed a wrong result/mg;
+    result($rc != 0 && @left == @wide && $caught == 2 * @wide,
+           "a ymm instruction left out of each ymm replay is caught (@left)")
+        or print map { "#   $_\n" } split /\n/, $out;
+
     ($rc, $out) = dmcrypt('--modes', 'ctr,ocb-dec', '--sector', 16);
     result($rc == 0 && $out =~ /OCB rows skipped: a 16-byte sector is an odd number of blocks/
-           && $out =~ /all (\d+) computed/ && $1 == 2 * 2,
+           && $out =~ /all (\d+) computed/ && $1 == 3 * 2,
            '16-byte sectors: the OCB rows dropped, CTR still checked')
         or print map { "#   $_\n" } split /\n/, $out;
 }

@@ -54,28 +54,84 @@
 # from the store buffer and waits for the store to retire (CTR's counter,
 # CCM's counter copy and XTS's mask are built with that in mind).
 #
-# Only SSE2 and AES-NI instructions are used (no SSSE3 or SSE4.1), so every
-# CPU with AES-NI runs every path.
+# The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
+# two blocks an instruction at aesenc's rate, which doubles the AES
+# unit's bound.  aesni_ecb_encrypt (both directions), aesni_cbc_encrypt's
+# decryption and aesni_ctr32_encrypt_blocks take it, chosen at run time
+# inside the entry when OPENSSL_ia32cap_P has AVX2 and VAES (the bits
+# aesni-x86_64.pl's ymm width tests) and the input has at least $YMM_MIN
+# bytes.  Its registers:
+#   ymm0-ymm6  fourteen blocks in flight, two a register,
+#   ymm7       the round key of the current round, broadcast to both
+#              lanes (vbroadcasti128 from the schedule: no alignment
+#              needed, no frame), free between the last round and the
+#              next group (CBC's first chaining pair, CTR's template);
+# then single registers (two blocks) while a register's worth is left;
+# vzeroall clears the key material and the upper halves, and the xmm code
+# does a last odd block.  CBC decryption keeps its chaining value in the
+# frame slot of its partial block (xmm7 is the key register's low half)
+# and XORs the other ciphertexts as memory operands from in; CTR keeps
+# its template (ivec ^ K0) in a 16-byte frame slot and makes each
+# register's two counter words in the integer unit, as the xmm code does.
+# The keys stay in a register rather than memory operands for the reason
+# given above for eight xmm blocks: Zen 5's two vector loads a cycle match
+# its two vaesenc, so memory keys make the groups load-bound.
+# Checking: qemu 7.2 (qemu-i386 as qemu-x86_64) computes ymm
+# vaesenc/vaesdec wrongly in lane 1 (test/README.md,
+# build/m32/small/vaes_lanes), so under qemu the known answers run with
+# VAES masked; the ABI and CFI checkers step the ymm code under qemu
+# (control flow and registers do not depend on that lane), and its
+# results are checked natively: traced under qemu-i386, replayed as
+# 64-bit code on the host CPU (in place and unaligned too) and compared
+# with the 64-bit library (bench/x86mca/dmcrypt.pl --verify-only,
+# test/t/85-dmcrypt-replay.t).
+#
+# Only SSE2 and AES-NI instructions are used on the xmm paths (no SSSE3 or
+# SSE4.1), so every CPU with AES-NI runs them.
 use strict;
 use warnings;
 use FindBin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
+require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
 
 &asm_init($ARGV[0], 0);
 
 our $x86only;
 die "$0: the 386 build has no AES-NI code\n" if $x86only;
+&external_label("OPENSSL_ia32cap_P");
 
 my $ROUNDS_AT = 240;
 my @B = map { "xmm$_" } 0 .. 5;         # the six blocks of the parallel paths
 my ($TK, $STATE) = ('xmm6', 'xmm7');    # round key; the mode's state
 my $GROUP = scalar @B;
 
+# The ymm path (VAES): two blocks a register, seven registers of blocks,
+# the eighth the broadcast round key.
+my @Y = map { "ymm$_" } 0 .. 6;
+my $YK = 'ymm7';
+(my $YK_LOW = $YK) =~ s/^y/x/;          # its low half (VEX.128: the upper half cleared)
+my $YMM_MIN = 64;                       # bytes; shorter inputs stay in the xmm code
+
 # Instructions whose name is chosen at generation time (aesenc/aesdec...).
 sub op { my ($name, @args) = @_; no strict 'refs'; &{"main::$name"}(@args) }
 
 # ----------------------------------------------------------------- rounds
+# The same round code serves xmm (one block a register, SSE forms) and
+# ymm (two blocks, VEX forms, the round key broadcast to both lanes).
+sub is_ymm { return $_[0] =~ /^ymm/ }
+
+sub load_key {
+    my ($tk, $mem) = @_;
+    is_ymm($tk) ? &vbroadcasti128($tk, $mem) : &movups($tk, $mem);
+}
+
+# One AES round ($dir: aesenc, aesdec or their *last) of block register $x.
+sub round {
+    my ($dir, $x, $tk) = @_;
+    is_ymm($x) ? op("v$dir", $x, $x, $tk) : op($dir, $x, $tk);
+}
+
 # END into $end for the schedule at $key.
 sub set_end {
     my ($key, $end) = @_;
@@ -102,22 +158,22 @@ sub mid_rounds {
     for my $i (reverse 1 .. 13) {           # the key i rounds before END
         &set_label("r11_$n") if $i == 11;
         &set_label("r9_$n") if $i == 9;
-        &movups($tk, &DWP(-16 * $i, $end));
-        op($dir, $_, $tk) for @blocks;
+        load_key($tk, &DWP(-16 * $i, $end));
+        round($dir, $_, $tk) for @blocks;
         $hook->($i) if $hook;
     }
 }
 
 sub first_round {
     my ($key, $tk, @blocks) = @_;
-    &movups($tk, &DWP(0, $key));
-    &pxor($_, $tk) for @blocks;
+    load_key($tk, &DWP(0, $key));
+    is_ymm($tk) ? &vpxor($_, $_, $tk) : &pxor($_, $tk) for @blocks;
 }
 
 sub last_round {
     my ($dir, $end, $tk, @blocks) = @_;
-    &movups($tk, &DWP(0, $end));
-    op("${dir}last", $_, $tk) for @blocks;
+    load_key($tk, &DWP(0, $end));
+    round("${dir}last", $_, $tk) for @blocks;
 }
 
 # The whole cipher on @blocks; $dir is 'aesenc' or 'aesdec'.
@@ -126,6 +182,55 @@ sub cipher {
     first_round($key, $tk, @blocks);
     mid_rounds($dir, $key, $end, $tk, @blocks);
     last_round($dir, $end, $tk, @blocks);
+}
+
+# To $xmm unless the CPU has VAES on ymm: OPENSSL_ia32cap_P's AVX2 and VAES
+# bits, as aesni-x86_64.pl's ymm width tests them (the detection, ours
+# and OpenSSL's, clears AVX2 when the OS does not save the ymm state).
+# Clobbers $scratch.
+sub unless_vaes_goto {
+    my ($scratch, $xmm) = @_;
+    &picmeup($scratch, "OPENSSL_ia32cap_P");
+    for my $cap (qw(avx2 vaes)) {
+        &test(&DWP(4 * Common::IA32Cap::word($cap), $scratch), 1 << Common::IA32Cap::bit($cap));
+        &jz($xmm);
+    }
+}
+
+# $dir's cipher over a ymm group (@Y, two blocks a register) or over one
+# register, while $R{len} has that much left; then to $tail with the ymm
+# registers cleared.  $R{len} counts bytes, or blocks when $a{blocks}.
+# Hooks, each given the registers:
+#   fill          puts the blocks in (default: loaded from in),
+#   after_cipher  runs between the last round and the stores (CBC's
+#                 chaining, CTR's XOR with the input);
+# with $a{no_first_round} fill has applied round 0 (CTR's template).
+sub ymm_loops {
+    my (%a) = @_;
+    my ($dir, $R, $name, $after) = @a{qw(dir R name after_cipher)};
+    my %R = %$R;
+    my $unit = $a{blocks} ? 2 : 32;         # of $R{len}, a register's worth
+    my $fill = $a{fill} // sub { &vmovdqu($_[$_], &QWP(32 * $_, $R{in})) for 0 .. $#_ };
+    for my $shape ([ 'group', @Y ], [ 'one', $Y[0] ]) {
+        my ($what, @regs) = @$shape;
+        &set_label("${name}_$what");
+        &cmp($R{len}, $unit * @regs);
+        &jb(&label($what eq 'group' ? "${name}_one" : "${name}_end"));
+        $fill->(@regs);
+        if ($a{no_first_round}) {
+            mid_rounds($dir, $R{key}, $R{end}, $YK, @regs);
+            last_round($dir, $R{end}, $YK, @regs);
+        } else {
+            cipher($dir, $R{key}, $R{end}, $YK, @regs);
+        }
+        $after->(@regs) if $after;
+        &vmovdqu(&QWP(32 * $_, $R{out}), $regs[$_]) for 0 .. $#regs;
+        advance($R{in}, $R{out}, 32 * @regs, $R{len}, $unit * @regs);
+        &jmp(&label("${name}_$what"));
+    }
+    &set_label("${name}_end");
+    &vzeroall();                        # the upper halves clean, the keys wiped
+    &jmp($a{tail});
 }
 
 # Clear the registers that held key material or data.
@@ -319,7 +424,8 @@ for my $dir (qw(aesenc aesdec)) {
 #                        size_t length, const AES_KEY *key, int enc)
 # Whole blocks only (length & ~15), six at a time, then one at a time.
 {
-    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp');
+    my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
+             scratch => 'ecx');
     &function_begin("aesni_ecb_encrypt");
     &mov($R{len}, &wparam(2));
     &and($R{len}, -16);
@@ -328,6 +434,14 @@ for my $dir (qw(aesenc aesdec)) {
     &mov($R{out}, &wparam(1));
     &mov($R{key}, &wparam(3));
     set_end($R{key}, $R{end});
+    &cmp($R{len}, $YMM_MIN);
+    &jb(&label("xmm"));
+    unless_vaes_goto($R{scratch}, &label("xmm"));
+    &cmp(&wparam(4), 0);
+    &je(&label("aesdec_ymm_group"));
+    ymm_loops(dir => $_, R => \%R, name => "${_}_ymm", tail => &label("${_}_one"))
+        for qw(aesenc aesdec);
+    &set_label("xmm");
     &cmp(&wparam(4), 0);
     &je(&label("aesdec_six"));
     for my $dir (qw(aesenc aesdec)) {
@@ -442,8 +556,31 @@ for my $dir (qw(aesenc aesdec)) {
     &jmp(&label("done"));
     $_->() for $first_partial, $loop_partial;
 
-    # --- decryption, six blocks at a time
+    # --- decryption: the ymm section (VAES), then six blocks at a time.
+    # On the ymm path the chaining value lives in the partial block's
+    # frame slot (STATE is the ymm key register's low half there): a
+    # register of blocks (P[2i], P[2i+1]) is XORed with the ciphertexts
+    # (C[2i-1], C[2i]), read from in 16 bytes back, but the first, whose
+    # C[-1] is the slot; the last ciphertext goes to the slot before any
+    # output is stored (in == out works).
+    my $chain = sub {
+        my @regs = @_;
+        &vmovdqu($YK_LOW, &QWP(0, "esp"));
+        &vinserti128($YK, $YK, &QWP(0, $R{in}), 1);
+        &vpxor($regs[0], $regs[0], $YK);
+        &vpxor($regs[$_], $regs[$_], &QWP(32 * $_ - 16, $R{in})) for 1 .. $#regs;
+        &vmovdqu($YK_LOW, &QWP(32 * @regs - 16, $R{in}));
+        &vmovdqu(&QWP(0, "esp"), $YK_LOW);
+    };
     &set_label("dec");
+    &cmp($R{len}, $YMM_MIN);
+    &jb(&label("dec_six"));
+    unless_vaes_goto($R{count}, &label("dec_six"));
+    &movups(&DWP(0, "esp"), $STATE);
+    ymm_loops(dir => 'aesdec', R => \%R, name => 'dec_ymm', tail => &label('dec_ymm_done'),
+              after_cipher => $chain);
+    &set_label("dec_ymm_done");
+    &movups($STATE, &DWP(0, "esp"));
     &set_label("dec_six");
     &cmp($R{len}, 16 * $GROUP);
     &jb(&label("dec_one"));
@@ -518,7 +655,31 @@ for my $dir (qw(aesenc aesdec)) {
         &movdqa($x, $STATE);
         &pxor($x, $tmp);
     };
+    # The ymm section: the template goes to a frame slot, broadcast to
+    # ymm7 for each group; a register's two counter words are placed in
+    # dwords 3 and 7 (vmovd and vpinsrd put them in dwords 0 and 2,
+    # vpermq moves qwords 0 and 1 to 1 and 3, vpsllq lifts them) and XORed
+    # with it.
+    my $ymm_counters = sub {
+        my @regs = @_;
+        &vbroadcasti128($YK, &QWP(0, "esp"));
+        for my $i (0 .. $#regs) {
+            (my $x = $regs[$i]) =~ s/^y/x/;
+            &lea($R{word}, &DWP(2 * $i, $R{ctr}));
+            &bswap($R{word});
+            &vmovd($x, $R{word});
+            &lea($R{word}, &DWP(2 * $i + 1, $R{ctr}));
+            &bswap($R{word});
+            &vpinsrd($x, $x, $R{word}, 2);
+            &vpermq($regs[$i], $regs[$i], 0x62);
+            &vpsllq($regs[$i], $regs[$i], 32);
+            &vpxor($regs[$i], $regs[$i], $YK);
+        }
+        &add($R{ctr}, 2 * @regs);
+    };
+    my $ymm_xor_input = sub { &vpxor($_[$_], $_[$_], &QWP(32 * $_, $R{in})) for 0 .. $#_ };
     bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
+    &sub("esp", 16);                       # the ymm section's template
     &mov($R{word}, &wparam(4));
     &movq($STATE, &QWP(0, $R{word}));      # ivec's first 12 bytes, then 0
     &movd($TK, &DWP(8, $R{word}));
@@ -528,6 +689,15 @@ for my $dir (qw(aesenc aesdec)) {
     &movups($TK, &DWP(0, $R{key}));
     &pxor($STATE, $TK);                    # ^ K0 (its last word included)
     set_end($R{key}, $R{end});
+    &cmp($R{blocks}, $YMM_MIN / 16);
+    &jb(&label("six"));
+    unless_vaes_goto($R{word}, &label("six"));
+    &movdqu(&QWP(0, "esp"), $STATE);
+    ymm_loops(dir => 'aesenc', R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
+              tail => &label('ymm_done'), fill => $ymm_counters, no_first_round => 1,
+              after_cipher => $ymm_xor_input);
+    &set_label("ymm_done");
+    &movdqu($STATE, &QWP(0, "esp"));
 
     &set_label("six");
     &cmp($R{blocks}, $GROUP);
@@ -559,6 +729,8 @@ for my $dir (qw(aesenc aesdec)) {
 
     &set_label("done");
     wipe(@B, $TK, $STATE);
+    &movdqu(&QWP(0, "esp"), $STATE);       # no template left on the stack
+    &add("esp", 16);
     bulk_end("aesni_ctr32_encrypt_blocks");
 }
 

@@ -17,6 +17,7 @@ $REG{$_} = [ 'gpr', 2 ] for qw(ax bx cx dx si di bp sp);
 $REG{$_} = [ 'gpr', 1 ] for qw(al bl cl dl ah bh ch dh);
 $REG{"mm$_"}  = [ 'mmx', 8 ]  for 0 .. 7;
 $REG{"xmm$_"} = [ 'xmm', 16 ] for 0 .. 7;
+$REG{"ymm$_"} = [ 'ymm', 32 ] for 0 .. 7;      # VEX.256 (AVX); 8-15 need 64-bit mode
 
 sub register_info {
     my ($name) = @_;
@@ -68,10 +69,15 @@ add('vec', [2], qw(movd movq movdqa movdqu movaps movups movapd movupd
                    sha1nexte sha1msg1 sha1msg2 pabsd));
 add('vec', [2], qw(psllw pslld psllq psrlw psrld psrlq psraw psrad));
 # AVX (VEX) forms: three operands, the destination first, then the sources.
-add('vec', [0], qw(vzeroupper));
-add('vec', [2], qw(vmovdqa vmovdqu));
-add('vec', [3], qw(vpxor vpor vpand vpaddd vpshufb vpsrld vpslld vpsrldq vpslldq));
-add('vec', [4], qw(vpalignr));
+add('vec', [0], qw(vzeroupper vzeroall));
+# On xmm (VEX.128) or ymm (VEX.256) registers alike, but vbroadcasti128
+# (ymm from 128 bits of memory), vinserti128 and vextracti128 (lane 1 of
+# a ymm); the vaes* rounds on ymm need VAES, on xmm only AVX and AES-NI.
+add('vec', [2], qw(vmovdqa vmovdqu vbroadcasti128 vmovd));
+add('vec', [3], qw(vpxor vpor vpand vpaddd vpaddq vpsubd vpshufb vpsrld vpslld vpsrldq vpslldq
+                   vpsrlq vpsllq vpsrad vpshufd vpunpcklqdq vpunpckhqdq vpcmpgtd
+                   vaesenc vaesenclast vaesdec vaesdeclast vextracti128 vpermq));
+add('vec', [4], qw(vpalignr vinserti128 vperm2i128 vpblendd vpinsrd));
 add('vec', [3], qw(pshufd pshufw pshuflw pshufhw shufps shufpd palignr
                    pinsrw pextrw pinsrd pextrd pclmulqdq aeskeygenassist
                    sha1rnds4 pblendw blendps insertps extractps));

@@ -3,7 +3,7 @@
 # &label("loop"), "external_symbol") turned into structures the back ends
 # print.  Every check happens here, at the module's line.
 #
-#   { type => 'reg',  reg => 'eax', class => 'gpr'|'mmx'|'xmm', size => 4 }
+#   { type => 'reg',  reg => 'eax', class => 'gpr'|'mmx'|'xmm'|'ymm', size => 4 }
 #   { type => 'imm',  value => 42 }
 #   { type => 'mem',  size => 4 or undef, base, index, scale, disp => [TERM...] }
 #   { type => 'label', name => '.L003loop' }      (branch targets)
