@@ -36,6 +36,7 @@ use Common::IA32Cap;
 use CpuMatrix qw(has run_kats words trace_row write_matrix);
 use ImplRuns qw(result registry run_child finish);
 use PathTrace;
+use QemuVaes qw(lane_faults);
 use Toolchain qw(tool missing);
 
 my $build = $ENV{BUILD} // 'build';
@@ -98,9 +99,9 @@ my $lanes = "$build/test/vaes_lanes";
 run_child('native: vaesenc/vaesdec/...last on ymm work lane by lane', $unset, $lanes);
 my ($max) = grep { $_->{name} eq 'max' } @runs;
 if ($max) {
-    my @out = `$qemu -cpu max $lanes 2>&1`;
-    my $st = $?;
-    my @bad = map { /^not ok \d+ - (v\w+) ymm/ ? $1 : () } @out;
+    my ($bad, $st, $out) = lane_faults($qemu, '-cpu', 'max', $lanes);
+    my @bad = @$bad;
+    my @out = @$out;
     if ($st == 0) {
         result(1, 'qemu -cpu max: the VEX.256 AES rounds work lane by lane');
     } elsif (($st & 127) == 0 && @bad && @bad == grep { /^not ok/ } @out) {

@@ -38,6 +38,7 @@ use Toolchain qw(tool missing);
 use X86Disasm qw(functions);
 use StepCoverage qw(unstepped);
 use Capture qw(capture);
+use QemuVaes qw(lane_faults);
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
 
@@ -65,15 +66,15 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
     # ABI and CFI checkers below step it unmasked (its control flow and
     # registers do not depend on the lane qemu gets wrong).
     my %default = (OPENSSL_ia32cap => undef);
-    my (undef, $lanes) = capture($qemu, "$lib/vaes_lanes");
-    my @wrong = $lanes =~ /^not ok \d+ - (v\w+) ymm/mg;
+    my ($wrong, undef, $lanes) = lane_faults($qemu, "$lib/vaes_lanes");
+    my @wrong = @$wrong;
     if (@wrong) {
         my $vaes_off = Common::IA32Cap::clear_mask('vaes');
         %default = (OPENSSL_ia32cap => $vaes_off);
         result(1, 'the ymm (VAES) path\'s known answers under qemu-i386',
                "SKIP qemu-i386 computes @wrong on ymm wrongly in lane 1 ($lib/vaes_lanes; test/README.md):"
                . " the known answers run with OPENSSL_ia32cap=$vaes_off, the ymm path is checked natively by 85-dmcrypt-replay.t");
-    } elsif ($lanes =~ /^ok 1 /m) {
+    } elsif (grep { /^ok 1 / } @$lanes) {
         result(1, 'qemu-i386 computes the VEX.256 AES rounds lane by lane: the known answers run the ymm path');
     } else {
         result(1, 'the ymm (VAES) path\'s known answers under qemu-i386', 'SKIP the emulated CPU has no VAES with AVX2');

@@ -57,6 +57,7 @@ use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
 use CpuMatrix qw(has caps_under run_kats words trace_row write_matrix);
 use ImplRuns qw(result registry finish);
+use QemuVaes qw(lane_faults);
 use PathTrace;
 use Toolchain qw(tool missing);
 use Capture qw(capture);
@@ -195,8 +196,8 @@ for my $run (@runs) {
 }
 # qemu's ymm lane fault under max: its known answers without VAES.
 for my $p (grep { ($_->{row}{run_spec}{model} // '') eq 'max' } @plan) {
-    my @out = `@{ $p->{prefix} } $m32/vaes_lanes 2>&1`;
-    my @bad = map { /^not ok \d+ - (v\w+) ymm/ ? $1 : () } @out;
+    my ($bad) = lane_faults(@{ $p->{prefix} }, "$m32/vaes_lanes");
+    my @bad = @$bad;
     next unless @bad;
     result(1, 'max: known answers with VAES (the ymm sections of ' . join(', ', @YMM_ENTRIES) . ')',
            "SKIP $qemu_version computes @bad on ymm wrongly ($m32/vaes_lanes under -cpu max; "
