@@ -57,7 +57,8 @@
 # The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
 # two blocks an instruction at aesenc's rate, which doubles the AES
 # unit's bound.  aesni_ecb_encrypt (both directions), aesni_cbc_encrypt's
-# decryption and aesni_ctr32_encrypt_blocks take it, chosen at run time
+# decryption, aesni_ctr32_encrypt_blocks and aesni_ocb_encrypt/decrypt
+# (from an odd block number) take it, chosen at run time
 # inside the entry when OPENSSL_ia32cap_P has AVX2 and VAES (the bits
 # aesni-x86_64.pl's ymm width tests) and the input has at least $YMM_MIN
 # bytes.  Its registers:
@@ -72,7 +73,9 @@
 # frame slot of its partial block (xmm7 is the key register's low half)
 # and XORs the other ciphertexts as memory operands from in; CTR keeps
 # its template (ivec ^ K0) in a 16-byte frame slot and makes each
-# register's two counter words in the integer unit, as the xmm code does.
+# register's two counter words in the integer unit, as the xmm code does;
+# OCB makes each register's offset pair before the blocks come in and
+# keeps the pairs and a two-lane checksum in its 32-byte aligned frame.
 # The keys stay in a register rather than memory operands for the reason
 # given above for eight xmm blocks: Zen 5's two vector loads a cycle match
 # its two vaesenc, so memory keys make the groups load-bound.
@@ -1042,13 +1045,18 @@ for my $dir (qw(aesenc aesdec)) {
     my %R = (in => 'esi', out => 'edi', blocks => 'eax', key => 'edx', end => 'ebp',
              i => 'ebx', ntz => 'ecx', frame => 'ecx', table => 'ecx');
     my $SET   = 16 * $GROUP;               # the second set of offset slots
-    my $L     = 2 * $SET;                  # L_
+    my $SLOTS = 16 * 2 * @Y;               # both sets, or the ymm group's 14 offsets
+    die "OCB: the ymm group's offsets must cover both sets\n" if $SLOTS < 2 * $SET;
+    my $L     = $SLOTS;                    # L_
     my $SAVED = $L + 4;
     my $SUM   = $L + 16;                   # the checksum
     my $L0    = $SUM + 16;                 # L_[0]
     my $L1    = $L0 + 16;                  # L_[1]
     my $KNK0  = $L1 + 16;                  # KN ^ K0
-    my $BYTES = $KNK0 + 16;
+    my $RUN   = $KNK0 + 16;                # the ymm section's running Offset
+    my $SUM2  = $RUN + 16;                 # its checksum, one per lane (32-aligned)
+    my $BYTES = $SUM2 + 32;
+    die "OCB: the ymm checksum slot must be 32-byte aligned\n" if $SUM2 % 32;
     my %CLASS = (0 => 1, $SET => 3);       # i mod 4 of the groups each set serves
     my ($offset, $sum) = ($STATE, 'xmm6');
 
@@ -1117,6 +1125,71 @@ for my $dir (qw(aesenc aesdec)) {
         advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
     }
 
+    # The ymm section (VAES).  Offsets are plain there (the whole cipher,
+    # round 0 included, runs from the schedule, so ymm_loops serves as it
+    # is); a register's two blocks i + 2k, i + 2k + 1 (i odd at every
+    # register) take the offset pair in the 32-byte slot k.  The pairs are
+    # made in the block registers before the blocks come in (the chain in
+    # xmm7, ymm7's low half, free until the group's first key, from the
+    # running Offset in the frame) and stored whole: a 32-byte load over
+    # two 16-byte stores could not take its data from the store buffer.
+    # The odd blocks take L_[0], each even one its L_[ntz] (no class trick:
+    # 14 blocks move i by 2 mod 4, so a group's class alternates, and the
+    # integer unit has room).  The checksum is kept per lane in the frame
+    # and folded into the xmm code's on the way out; encryption sums the
+    # input from memory before the registers take the offsets.
+    my $ymm_checksum = sub {
+        my @terms = @_;                    # registers or memory, the first a register
+        &vpxor($YK, $terms[0], &QWP($SUM2, "esp"));
+        &vpxor($YK, $YK, $_) for @terms[1 .. $#terms];
+        &vmovdqa(&QWP($SUM2, "esp"), $YK);
+    };
+    my $ymm_fill = sub {
+        my ($enc, @regs) = @_;
+        if ($enc) {
+            &vmovdqu($YK, &QWP(0, $R{in}));
+            $ymm_checksum->($YK, map { &QWP(32 * $_, $R{in}) } 1 .. $#regs);
+        }
+        &vmovdqa($YK_LOW, &QWP($RUN, "esp"));
+        for my $k (0 .. $#regs) {
+            (my $low = $regs[$k]) =~ s/^y/x/;
+            &vpxor($YK_LOW, $YK_LOW, &QWP($L0, "esp"));     # block i + 2k
+            &lea($R{ntz}, &DWP(2 * $k + 1, $R{i}));         # block i + 2k + 1
+            &bsf($R{ntz}, $R{ntz});
+            &shl($R{ntz}, 4);
+            &add($R{ntz}, &DWP($L, "esp"));
+            &vpxor($low, $YK_LOW, &QWP(0, $R{ntz}));
+            &vinserti128($regs[$k], $YK, $low, 1);          # (overwrites $low)
+            &vpxor($YK_LOW, $YK_LOW, &QWP(0, $R{ntz}));     # so the chain XORs again
+            &vmovdqa(&QWP(32 * $k, "esp"), $regs[$k]);
+        }
+        &vmovdqa(&QWP($RUN, "esp"), $YK_LOW);
+        &add($R{i}, 2 * @regs);
+        &vpxor($regs[$_], $regs[$_], &QWP(32 * $_, $R{in})) for 0 .. $#regs;
+    };
+    my $ymm_unmask = sub {
+        my ($enc, @regs) = @_;
+        &vpxor($regs[$_], $regs[$_], &QWP(32 * $_, "esp")) for 0 .. $#regs;
+        $ymm_checksum->(@regs) unless $enc;
+    };
+    # From the xmm code's state to the ymm section's and back.
+    my $ymm_enter = sub {
+        &movups("xmm0", &DWP(0, $R{key}));
+        &pxor("xmm0", $offset);            # Offset ^ K0 ^ K0
+        &movdqa(&DWP($RUN, "esp"), "xmm0");
+        &pxor("xmm0", "xmm0");
+        &movdqa(&DWP($SUM2, "esp"), "xmm0");
+        &movdqa(&DWP($SUM2 + 16, "esp"), "xmm0");
+    };
+    my $ymm_leave = sub {                  # after vzeroall
+        &movups($offset, &DWP(0, $R{key}));
+        &pxor($offset, &DWP($RUN, "esp"));
+        &movdqa("xmm0", &DWP($SUM, "esp"));
+        &pxor("xmm0", &DWP($SUM2, "esp"));
+        &pxor("xmm0", &DWP($SUM2 + 16, "esp"));
+        &movdqa(&DWP($SUM, "esp"), "xmm0");
+    };
+
     for my $enc (1, 0) {
         my $name = $enc ? 'aesni_ocb_encrypt' : 'aesni_ocb_decrypt';
         my $dir = $enc ? 'aesenc' : 'aesdec';
@@ -1129,7 +1202,7 @@ for my $dir (qw(aesenc aesdec)) {
         &mov($R{end}, &wparam(6));
         &movups("xmm1", &DWP(0, $R{end}));
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
-        &and($R{frame}, -16);
+        &and($R{frame}, -32);                # the ymm slots 32-byte aligned
         &switch_stack($R{frame}, $SAVED);
         &mov(&DWP($L, "esp"), $R{end});
         &movdqa(&DWP($SUM, "esp"), "xmm0");
@@ -1141,7 +1214,21 @@ for my $dir (qw(aesenc aesdec)) {
         &pxor("xmm1", "xmm0");
         &movdqa(&DWP($KNK0, "esp"), "xmm1");
 
+        # the ymm section from an odd i (an even one: a single block first)
         &set_label("six");
+        &cmp($R{blocks}, $YMM_MIN / 16);
+        &jb(&label("xmm_six"));
+        &test($R{i}, 1);
+        &jz(&label("xmm_six"));
+        unless_vaes_goto($R{ntz}, &label("xmm_six"));
+        $ymm_enter->();
+        ymm_loops(dir => $dir, R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
+                  tail => &label('ymm_done'), fill => sub { $ymm_fill->($enc, @_) },
+                  after_cipher => sub { $ymm_unmask->($enc, @_) });
+        &set_label("ymm_done");
+        $ymm_leave->();
+
+        &set_label("xmm_six");
         &cmp($R{blocks}, $GROUP);
         &jb(&label("one"));
         &test($R{i}, 1);
@@ -1200,8 +1287,8 @@ for my $dir (qw(aesenc aesdec)) {
         &pxor($offset, "xmm0");            # Offset again
         &movdqa("xmm0", &DWP($SUM, "esp"));
         &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no offsets left
-        &movdqa(&DWP($KNK0, "esp"), $TK);
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $SLOTS / 16 - 1; # no offsets left
+        &movdqa(&DWP($_, "esp"), $TK) for $KNK0, $RUN, $SUM2, $SUM2 + 16;
         &restore_stack();
         &mov($R{ntz}, &wparam(5));
         &movups(&DWP(0, $R{ntz}), $offset);
