@@ -11,7 +11,8 @@
  *        them (2^32 blocks are 64 GiB);
  *   OCB: struct dm_ocb, the running Offset and Checksum the ocb128_f call
  *        updates in place, L_0 .. L_31 and the number of the next block,
- *        passed as start_block_num (RFC 7253 4.2: blocks count from 1).
+ *        passed as start_block_num (RFC 7253 4.2: blocks count from 1);
+ *        the first call's is DMCRYPT_OCB_FIRST (default 1).
  * Fixed-width fields only: the 32-bit and 64-bit code see one layout.
  */
 #ifndef BENCH_X86MCA_DM_MODES_H
@@ -19,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <openssl/modes.h>
 
@@ -32,6 +34,15 @@ struct dm_ocb {
     unsigned char l[DM_OCB_L][16];
     uint32_t next;
 };
+
+/* The first call's block number: DMCRYPT_OCB_FIRST (dmcrypt.pl
+ * --ocb-first), else 1.  Both programs read it, so the replays start where
+ * the trace did. */
+static inline uint32_t dm_ocb_first(void)
+{
+    const char *s = getenv("DMCRYPT_OCB_FIRST");
+    return s && *s ? (uint32_t)strtoul(s, NULL, 10) : 1;
+}
 
 static inline void dm_ctr_call(ctr128_f ctr32, const unsigned char *in, unsigned char *out,
                                size_t len, const void *key, unsigned char counter[16])

@@ -12,7 +12,7 @@
 #
 #   perl bench/x86mca/dmcrypt.pl --native NATIVE32_MODES --list KAT_AES
 #        [--bits 256] [--sector 512] [--rounds 3] [--modes ecb,ctr,...]
-#        [--verify-only [--drop N]] ours=TRACE32_MODES [openssl=TRACE32_MODES]
+#        [--verify-only [--drop N]] [--ocb-first N] ours=TRACE32_MODES [openssl=TRACE32_MODES]
 #
 # The 32-bit calls are timed as bench/x86mca.pl times aes-586: each call is
 # single-stepped under qemu-i386 (trace32_modes.c), the executed
@@ -26,7 +26,10 @@
 # blocks a sector, the totals rounded down to whole sectors) and says how
 # many ymm instructions each trace held; --drop N leaves instruction N out
 # of every replay, for the test that shows a broken replay is caught
-# (test/t/85-dmcrypt-replay.t), and names it.
+# (test/t/85-dmcrypt-replay.t), and names it; --ocb-first N numbers the
+# first OCB block N (default 1; an even N makes the OCB calls start on an
+# even block, which our aesni-x86 and OpenSSL's handle with a single
+# block first).
 use strict;
 use warnings;
 use Getopt::Long;
@@ -42,13 +45,16 @@ my %MODE_NAME = ('ecb' => 'ECB', 'ecb-dec' => 'ECB decrypt', 'cbc-enc' => 'CBC e
 my @TOTALS = (4096, 1 << 20);
 
 my ($native, $list, $bits, $rounds, $sector) = (undef, undef, 256, 3, 512);
-my ($modes, $verify_only, $drop);
+my ($modes, $verify_only, $drop, $ocb_first);
 my $usage = "usage: $0 --native NATIVE32_MODES --list KAT_AES [--bits N] [--sector BYTES] [--rounds N]"
-    . " [--modes M,...] [--verify-only [--drop N]] ours=PROG [openssl=PROG]\n";
+    . " [--modes M,...] [--verify-only [--drop N]] [--ocb-first N] ours=PROG [openssl=PROG]\n";
 GetOptions('native=s' => \$native, 'list=s' => \$list, 'bits=i' => \$bits, 'rounds=i' => \$rounds,
            'sector=i' => \$sector, 'modes=s' => \$modes, 'verify-only' => \$verify_only,
-           'drop=i' => \$drop)
+           'drop=i' => \$drop, 'ocb-first=i' => \$ocb_first)
     or die $usage;
+die "$0: --ocb-first must be at least 1\n$usage" if defined $ocb_first && $ocb_first < 1;
+# (read by the traced program under qemu and by the native harness alike)
+$ENV{DMCRYPT_OCB_FIRST} = $ocb_first // 1;
 if (defined $modes) {
     my %known = map { $_ => 1 } @MODES;
     @MODES = split /,/, $modes;

@@ -129,7 +129,7 @@ static void ocb_start(const unsigned char *user, int bits)
     memcpy(ocb0.offset, o.offset, 16);
     memcpy(ocb0.l, o.l, sizeof(ocb0.l));
     memset(ocb0.checksum, 0, 16);
-    ocb0.next = 1;
+    ocb0.next = dm_ocb_first();
 }
 
 static int known_mode(const char *m)

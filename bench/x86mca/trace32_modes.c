@@ -235,11 +235,11 @@ int main(int argc, char **argv)
     }
     CRYPTO_lrw128_init(&tweak, key);
     /* OCB's flow may depend on the parity of the first block's number
-     * (OpenSSL's does): the replays' calls start from blocks 1 + k BYTES/16,
-     * all odd as this one when a call has an even number of blocks
-     * (dmcrypt.pl runs OCB only then); offsets, checksum and L_ are data,
-     * zeros here. */
-    ocb.next = 1;
+     * (OpenSSL's and ours do): the replays' calls start from blocks
+     * first + k BYTES/16, all of this one's parity when a call has an even
+     * number of blocks (dmcrypt.pl runs OCB only then); offsets, checksum
+     * and L_ are data, zeros here. */
+    ocb.next = dm_ocb_first();
     const void *k2 = &key2;
     if (strcmp(e->mode, "lrw") == 0)
         k2 = &tweak;

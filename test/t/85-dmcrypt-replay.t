@@ -19,8 +19,9 @@
 # below its threshold (16 bytes: no ymm instruction traced), of single
 # registers (64), of groups, a register and a last xmm block (496; not
 # OCB, whose replay needs an even number of blocks), and the default 512,
-# must compute the 64-bit library's result; a replay with a vaes* round
-# of a group left out must be caught.
+# must compute the 64-bit library's result, and OCB also from an even
+# block number; a replay with a vaes* round of a group left out must be
+# caught, and one without a checksum XOR of OCB's.
 # What needs a missing tool is a counted SKIP naming it.
 use strict;
 use warnings;
@@ -42,7 +43,7 @@ sub dmcrypt {
 }
 
 if ($why) {
-    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 9;
+    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 10;
 } else {
     my ($rc, $out) = dmcrypt();
     my $layouts = 2 * 8 * 2;    # our aesni-x86 columns x its own bulk modes x totals
@@ -85,6 +86,16 @@ if ($why) {
     result(!$wrong && @left == @wide && ($wide_caught // 0) == 2 * @wide,
            "a ymm instruction left out of each ymm replay is caught (@left)")
         or print map { "#   $_\n" } split /\n/, $wrong // '';
+    # OCB from an even block number: a single xmm block first, then the ymm
+    # groups and register, and the xmm code's last block after them.
+    ($rc, $out) = dmcrypt('--modes', 'ocb-enc,ocb-dec', '--ocb-first', 2);
+    my %even = $out =~ /^  our aesni-x86 (ocb-\w+): (\d+) ymm instructions traced/mg;
+    result($rc == 0 && (grep { $_ } @even{qw(ocb-enc ocb-dec)}) == 2
+           && $out =~ /all (\d+) computed.*\((\d+) of them also in place/ && $1 == 12 && $2 == 8,
+           'OCB calls starting on an even block (ymm instructions: '
+           . join(', ', map { "$_ " . ($even{$_} // 'none') } qw(ocb-enc ocb-dec))
+           . ') replay natively to the 64-bit library\'s result and state, also in place and unaligned')
+        or print map { "#   $_\n" } split /\n/, $out;
     # OCB's checksum only shows in the state: a replay without one of its
     # XORs (instruction 76 of the encryption's ymm trace, an input pair
     # summed) must leave a wrong one (native32_modes' input has no short
