@@ -175,7 +175,7 @@ sub first_round {
 
 sub last_round {
     my ($dir, $end, $tk, @blocks) = @_;
-    load_key($tk, &DWP(0, $end));
+    load_key($tk, ref $end ? $end : &DWP(0, $end));     # END or a memory operand
     round("${dir}last", $_, $tk) for @blocks;
 }
 
@@ -207,7 +207,8 @@ sub unless_vaes_goto {
 #   fill          puts the blocks in (default: loaded from in),
 #   after_cipher  runs between the last round and the stores (CBC's
 #                 chaining, CTR's XOR with the input);
-# with $a{no_first_round} fill has applied round 0 (CTR's template).
+# with $a{no_first_round} fill has applied round 0 (CTR's template), and
+# $a{last_key} (memory) replaces the last round key (OCB's KN ^ K0).
 sub ymm_loops {
     my (%a) = @_;
     my ($dir, $R, $name, $after) = @a{qw(dir R name after_cipher)};
@@ -222,7 +223,7 @@ sub ymm_loops {
         $fill->(@regs);
         if ($a{no_first_round}) {
             mid_rounds($dir, $R{key}, $R{end}, $YK, @regs);
-            last_round($dir, $R{end}, $YK, @regs);
+            last_round($dir, $a{last_key} // $R{end}, $YK, @regs);
         } else {
             cipher($dir, $R{key}, $R{end}, $YK, @regs);
         }
@@ -1125,9 +1126,11 @@ for my $dir (qw(aesenc aesdec)) {
         advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
     }
 
-    # The ymm section (VAES).  Offsets are plain there (the whole cipher,
-    # round 0 included, runs from the schedule, so ymm_loops serves as it
-    # is); a register's two blocks i + 2k, i + 2k + 1 (i odd at every
+    # The ymm section (VAES).  Round 0 is folded as in the xmm code: the
+    # running Offset ^ K0 (STATE, kept in the frame there) makes the pairs,
+    # and the last round takes KN ^ K0 (each vpxor less a block is one op
+    # less beside the AES unit, whose pipes the vector ALU ops share); a
+    # register's two blocks i + 2k, i + 2k + 1 (i odd at every
     # register) take the offset pair in the 32-byte slot k.  The pairs are
     # made in the block registers before the blocks come in (the chain in
     # xmm7, ymm7's low half, free until the group's first key, from the
@@ -1174,16 +1177,13 @@ for my $dir (qw(aesenc aesdec)) {
     };
     # From the xmm code's state to the ymm section's and back.
     my $ymm_enter = sub {
-        &movups("xmm0", &DWP(0, $R{key}));
-        &pxor("xmm0", $offset);            # Offset ^ K0 ^ K0
-        &movdqa(&DWP($RUN, "esp"), "xmm0");
+        &movdqa(&DWP($RUN, "esp"), $offset);
         &pxor("xmm0", "xmm0");
         &movdqa(&DWP($SUM2, "esp"), "xmm0");
         &movdqa(&DWP($SUM2 + 16, "esp"), "xmm0");
     };
     my $ymm_leave = sub {                  # after vzeroall
-        &movups($offset, &DWP(0, $R{key}));
-        &pxor($offset, &DWP($RUN, "esp"));
+        &movdqa($offset, &DWP($RUN, "esp"));
         &movdqa("xmm0", &DWP($SUM, "esp"));
         &pxor("xmm0", &DWP($SUM2, "esp"));
         &pxor("xmm0", &DWP($SUM2 + 16, "esp"));
@@ -1224,6 +1224,7 @@ for my $dir (qw(aesenc aesdec)) {
         $ymm_enter->();
         ymm_loops(dir => $dir, R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
                   tail => &label('ymm_done'), fill => sub { $ymm_fill->($enc, @_) },
+                  no_first_round => 1, last_key => &QWP($KNK0, "esp"),
                   after_cipher => sub { $ymm_unmask->($enc, @_) });
         &set_label("ymm_done");
         $ymm_leave->();
