@@ -15,12 +15,13 @@
 # which has VAES and AVX2; qemu computes their lane 1 wrongly, but the
 # control flow and the instructions do not depend on it) are checked here
 # natively, the only place their results are: each mode with a ymm
-# section (ECB both ways, CBC decryption, CTR32) at sectors below its threshold
-# (16 bytes: no ymm instruction traced), of single registers (64), of
-# groups, a register and a last xmm block (496), and the default 512,
-# must compute the 64-bit
-# library's result; a replay with a vaes* round of a group left out must
-# be caught.
+# section (ECB both ways, CBC decryption, CTR32, XTS both ways) at sectors
+# below its threshold (16 bytes: no ymm instruction traced), of single
+# registers (64), of groups, a register and a last xmm block (496), and
+# the default 512, must compute the 64-bit library's result; so must XTS
+# at sectors that steal after the ymm section (500 and 100 bytes: the
+# decryption holds its last whole block back for the xmm code); a replay
+# with a vaes* round of a group left out must be caught.
 # What needs a missing tool is a counted SKIP naming it.
 use strict;
 use warnings;
@@ -32,7 +33,7 @@ use Toolchain qw(missing);
 my $build = $ENV{BUILD} // 'build';
 my $b32 = "$build/bench32";
 my $why = missing('QEMU_I386', 'CC32');
-my @modes = qw(ecb ecb-dec cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
+my @modes = qw(ecb ecb-dec cbc-enc cbc-dec xts xts-dec lrw ctr ocb-enc ocb-dec);
 my $want = 3 * @modes * 2;      # columns (aes-586, aesni-x86, its xmm code) x modes x totals
 
 sub dmcrypt {
@@ -42,10 +43,10 @@ sub dmcrypt {
 }
 
 if ($why) {
-    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 8;
+    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 10;
 } else {
     my ($rc, $out) = dmcrypt();
-    my $layouts = 2 * 6 * 2;    # our aesni-x86 columns x its own bulk modes x totals
+    my $layouts = 2 * 7 * 2;    # our aesni-x86 columns x its own bulk modes x totals
     result($rc == 0 && $out =~ /all (\d+) computed the 64-bit library's result and state \((\d+) of them also in place/
            && $1 == $want && $2 == $layouts,
            "native replays of every call of the table ($want) compute the 64-bit library's result;"
@@ -57,7 +58,7 @@ if ($why) {
            'CTR and OCB replays missing one instruction are caught, each column at each total (12)')
         or print map { "#   $_\n" } split /\n/, $out;
     # The ymm sections: trace shapes and the native check.
-    my @wide = qw(ecb ecb-dec cbc-dec ctr);
+    my @wide = qw(ecb ecb-dec cbc-dec ctr xts xts-dec);
     for my $sec (16, 64, 496, 512) {
         ($rc, $out) = dmcrypt('--modes', join(',', @wide), '--sector', $sec);
         my %n = $out =~ /^  our aesni-x86 (\S+): (\d+) ymm instructions traced/mg;
@@ -70,13 +71,31 @@ if ($why) {
                . ', replayed natively, equal the 64-bit library, also in place and unaligned (the xmm column, VAES masked: no ymm)')
             or print map { "#   $_\n" } split /\n/, $out;
     }
-    # (instruction 140 is a round of the first group in each of them)
-    ($rc, $out) = dmcrypt('--modes', join(',', @wide), '--drop', 140);
-    my @left = $out =~ /^  our aesni-x86 \S+: \d+ ymm instructions traced, dropped "(vaes\w+ [^"]*%ymm[^"]*)"/mg;
-    $caught = () = $out =~ /^  FAILED our aesni-x86 (?!xmm)\S+ \d+: .*computed a wrong result/mg;
-    result($rc != 0 && @left == @wide && $caught == 2 * @wide,
+    # XTS stealing after the ymm section (31 and 6 whole blocks and a tail)
+    for my $sec (500, 100) {
+        ($rc, $out) = dmcrypt('--modes', 'xts,xts-dec', '--sector', $sec);
+        my %n = $out =~ /^  our aesni-x86 (\S+): (\d+) ymm instructions traced/mg;
+        result($rc == 0 && ($n{xts} // 0) > 0 && ($n{'xts-dec'} // 0) > 0
+               && $out =~ /all (\d+) computed.*\((\d+) of them also in place/ && $1 == 3 * 2 * 2 && $2 == 2 * 2 * 2,
+               "$sec-byte sectors (stealing): aesni-x86's XTS both ways through the ymm path"
+               . ' (' . join(', ', map { $n{$_} // 'no' } qw(xts xts-dec)) . ' ymm instructions) and the xmm'
+               . " code's tail, replayed natively, equal the 64-bit library, also in place and unaligned")
+            or print map { "#   $_\n" } split /\n/, $out;
+    }
+    # (instruction 140 is a round of the first group in each of the
+    # others, 350 in XTS, whose first group comes after its tweaks)
+    my (@left, @fails);
+    $caught = 0;
+    for my $d ([140, grep { !/^xts/ } @wide], [350, grep { /^xts/ } @wide]) {
+        my ($at, @m) = @$d;
+        ($rc, $out) = dmcrypt('--modes', join(',', @m), '--drop', $at);
+        push @left, $out =~ /^  our aesni-x86 \S+: \d+ ymm instructions traced, dropped "(vaes\w+ [^"]*%ymm[^"]*)"/mg;
+        $caught += () = $out =~ /^  FAILED our aesni-x86 (?!xmm)\S+ \d+: .*computed a wrong result/mg;
+        push @fails, $out if $rc == 0;
+    }
+    result(!@fails && @left == @wide && $caught == 2 * @wide,
            "a ymm instruction left out of each ymm replay is caught (@left)")
-        or print map { "#   $_\n" } split /\n/, $out;
+        or print map { "#   $_\n" } split /\n/, join("\n", @fails, "dropped: @left; caught $caught");
 
     ($rc, $out) = dmcrypt('--modes', 'ctr,ocb-dec', '--sector', 16);
     result($rc == 0 && $out =~ /OCB rows skipped: a 16-byte sector is an odd number of blocks/
