@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# The dm-crypt table for 32-bit x86: ECB (encrypt, decrypt), CBC encrypt, CBC decrypt, XTS,
-# LRW, CTR, OCB encrypt and OCB decrypt with one key size (AES-256 by
+# The dm-crypt table for 32-bit x86: ECB (encrypt, decrypt), CBC encrypt, CBC decrypt, XTS
+# (encrypt, decrypt), LRW, CTR, OCB encrypt and OCB decrypt with one key size (AES-256 by
 # default), over 4 KiB and 1 MiB in calls of one sector each (512 bytes by
 # default, dm-crypt's default sector size), as dm-crypt hands requests to
 # the cipher; CTR's counter and OCB's offset, checksum and block number run
@@ -23,7 +23,11 @@
 # force mask (read from KAT_AES --list), so its xmm code runs, not VAES.
 # --modes keeps those rows only; --verify-only runs the checks of every
 # 32-bit replay over both totals and no timing (then any whole number of
-# blocks a sector, the totals rounded down to whole sectors) and says how
+# blocks a sector, or with XTS modes only any multiple of 4 bytes, which
+# makes them steal (aes-586's column, the C mode, did not replay at
+# 4095-byte sectors: its flow depends on the buffers' alignment, most
+# likely in the library's memcpy); the totals rounded down to whole
+# sectors) and says how
 # many ymm instructions each trace held; --drop N leaves instruction N out
 # of every replay, for the test that shows a broken replay is caught
 # (test/t/85-dmcrypt-replay.t), and names it; --ocb-first N numbers the
@@ -38,9 +42,9 @@ use lib $FindBin::Bin;
 use Replay64;
 use Disasm32 qw(disassembly next_addresses);
 
-my @MODES = qw(ecb ecb-dec cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
+my @MODES = qw(ecb ecb-dec cbc-enc cbc-dec xts xts-dec lrw ctr ocb-enc ocb-dec);
 my %MODE_NAME = ('ecb' => 'ECB', 'ecb-dec' => 'ECB decrypt', 'cbc-enc' => 'CBC encrypt', 'cbc-dec' => 'CBC decrypt',
-                 'xts' => 'XTS', 'lrw' => 'LRW', 'ctr' => 'CTR', 'ocb-enc' => 'OCB encrypt',
+                 'xts' => 'XTS', 'xts-dec' => 'XTS decrypt', 'lrw' => 'LRW', 'ctr' => 'CTR', 'ocb-enc' => 'OCB encrypt',
                  'ocb-dec' => 'OCB decrypt');
 my @TOTALS = (4096, 1 << 20);
 
@@ -71,7 +75,8 @@ if (($sector / 16) % 2) {
 }
 my %prog = map { /^(ours|openssl)=(.+)$/ ? ($1 => $2) : die "$0: bad argument \"$_\"\n$usage" } @ARGV;
 die $usage unless $native && $list && $prog{ours} && $bits =~ /^(128|192|256)$/ && $rounds > 0
-    && $sector >= 16 && $sector <= 4096 && $sector % 16 == 0 && ($verify_only || 4096 % $sector == 0);
+    && $sector >= 16 && $sector <= 4096 && ($sector % 16 == 0 || ($sector % 4 == 0 && !grep { !/^xts/ } @MODES))
+    && ($verify_only || 4096 % $sector == 0);
 # A check may take any whole number of blocks a call (the loop shapes of
 # a module's wide paths): the totals are then the most whole sectors in
 # 4 KiB and 1 MiB.

@@ -11,8 +11,8 @@
  *   native32_modes - - x86_64 MODE BITS BYTES TOTAL [--verify]
  *     IMPL   aesni (key schedules in AES-NI's layout), x86 (aes-586's,
  *            which is aes_core.c's) or x86_64
- *     MODE   ecb, ecb-dec, cbc-enc, cbc-dec, xts, lrw, ctr, ocb-enc, ocb-dec
- *            (trace32_modes.c's)
+ *     MODE   ecb, ecb-dec, cbc-enc, cbc-dec, xts, xts-dec, lrw, ctr, ocb-enc, ocb-dec
+ *            (trace32_modes.c's); BYTES a multiple of 16, but for XTS (stealing)
  *   prints "tsc MHZ" and "measured IMPL MODE BITS BYTES TOTAL TSC_CYCLES_PER_BYTE",
  *   the fastest of repeated passes over the buffers (warm caches), or with
  *   --verify "ok IMPL MODE BITS BYTES TOTAL" and no timing; exit 1 when the
@@ -74,6 +74,8 @@ static void call64(const unsigned char *in, unsigned char *out, size_t len,
         aesni_cbc_encrypt(in, out, len, k1, iv, m[4] == 'e');
     else if (strcmp(m, "xts") == 0)
         aesni_xts_encrypt(in, out, len, k1, k2, iv);
+    else if (strcmp(m, "xts-dec") == 0)
+        aesni_xts_decrypt(in, out, len, k1, k2, iv);
     else if (strcmp(m, "ctr") == 0)
         dm_ctr_call(aesni_ctr32_encrypt_blocks, in, out, len, k1, iv);
     else if (strcmp(m, "ocb-enc") == 0)
@@ -134,8 +136,8 @@ static void ocb_start(const unsigned char *user, int bits)
 
 static int known_mode(const char *m)
 {
-    static const char *const modes[] = { "ecb", "ecb-dec", "cbc-enc", "cbc-dec", "xts", "lrw",
-                                         "ctr", "ocb-enc", "ocb-dec" };
+    static const char *const modes[] = { "ecb", "ecb-dec", "cbc-enc", "cbc-dec", "xts", "xts-dec",
+                                         "lrw", "ctr", "ocb-enc", "ocb-dec" };
     for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
         if (strcmp(m, modes[i]) == 0)
             return 1;
@@ -190,7 +192,8 @@ int main(int argc, char **argv)
     run.total = (size_t)atol(argv[7]);
     int native = strcmp(impl, "x86_64") == 0, layout_c = strcmp(impl, "x86") == 0;
     if ((!native && !layout_c && strcmp(impl, "aesni") != 0) || (run.bits != 128 && run.bits != 192 && run.bits != 256)
-        || run.bytes < 16 || run.bytes % 16 || run.total % run.bytes || run.total > MAX_TOTAL
+        || run.bytes < 16 || (run.bytes % 16 && strncmp(run.mode, "xts", 3) != 0)
+        || run.total % run.bytes || run.total > MAX_TOTAL
         || !known_mode(run.mode))
         fail("bad IMPL, MODE, BITS, BYTES or TOTAL", NULL);
     if (!native) {
@@ -235,7 +238,7 @@ int main(int argc, char **argv)
         run.in[i] = (unsigned char)(lcg >> 16);
     }
     int dec = strcmp(run.mode, "ecb-dec") == 0 || strcmp(run.mode, "cbc-dec") == 0
-              || strcmp(run.mode, "ocb-dec") == 0;
+              || strcmp(run.mode, "xts-dec") == 0 || strcmp(run.mode, "ocb-dec") == 0;
     AES_KEY ref1, ref2;
     if ((dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(user, run.bits, &ref1) != 0
         || aesni_set_encrypt_key(user, run.bits, &ref2) != 0)

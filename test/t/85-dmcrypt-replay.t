@@ -15,13 +15,15 @@
 # which has VAES and AVX2; qemu computes their lane 1 wrongly, but the
 # control flow and the instructions do not depend on it) are checked here
 # natively, the only place their results are: each mode with a ymm
-# section (ECB both ways, CBC decryption, CTR32, OCB both ways) at sectors
-# below its threshold (16 bytes: no ymm instruction traced), of single
-# registers (64), of groups, a register and a last xmm block (496; not
-# OCB, whose replay needs an even number of blocks), and the default 512,
-# must compute the 64-bit library's result, and OCB also from an even
-# block number; a replay with a vaes* round of a group left out must be
-# caught, and one without a checksum XOR of OCB's.
+# section (ECB both ways, CBC decryption, CTR32, XTS both ways, OCB both
+# ways) at sectors below its threshold (16 bytes: no ymm instruction
+# traced), of single registers (64), of groups, a register and a last xmm
+# block (496; not OCB, whose replay needs an even number of blocks), and
+# the default 512, must compute the 64-bit library's result; so must XTS
+# at sectors that steal after the ymm section (500 and 100 bytes: the
+# decryption holds its last whole block back for the xmm code), and OCB
+# from an even block number; a replay with a vaes* round of a group left
+# out must be caught, and one without a checksum XOR of OCB's.
 # What needs a missing tool is a counted SKIP naming it.
 use strict;
 use warnings;
@@ -33,7 +35,7 @@ use Toolchain qw(missing);
 my $build = $ENV{BUILD} // 'build';
 my $b32 = "$build/bench32";
 my $why = missing('QEMU_I386', 'CC32');
-my @modes = qw(ecb ecb-dec cbc-enc cbc-dec xts lrw ctr ocb-enc ocb-dec);
+my @modes = qw(ecb ecb-dec cbc-enc cbc-dec xts xts-dec lrw ctr ocb-enc ocb-dec);
 my $want = 3 * @modes * 2;      # columns (aes-586, aesni-x86, its xmm code) x modes x totals
 
 sub dmcrypt {
@@ -46,7 +48,7 @@ if ($why) {
     result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 10;
 } else {
     my ($rc, $out) = dmcrypt();
-    my $layouts = 2 * 8 * 2;    # our aesni-x86 columns x its own bulk modes x totals
+    my $layouts = 2 * 9 * 2;    # our aesni-x86 columns x its own bulk modes x totals
     result($rc == 0 && $out =~ /all (\d+) computed the 64-bit library's result and state \((\d+) of them also in place/
            && $1 == $want && $2 == $layouts,
            "native replays of every call of the table ($want) compute the 64-bit library's result;"
@@ -58,9 +60,10 @@ if ($why) {
            'CTR and OCB replays missing one instruction are caught, each column at each total (12)')
         or print map { "#   $_\n" } split /\n/, $out;
     # The ymm sections: trace shapes and the native check.
-    # (the instruction numbered is a round of the first group in each)
+    # (the instruction numbered is a round of the first group in each;
+    # XTS's first group comes after its tweaks)
     my %drop_at = (ecb => 140, 'ecb-dec' => 140, 'cbc-dec' => 140, ctr => 140,
-                   'ocb-enc' => 200, 'ocb-dec' => 200);
+                   'ocb-enc' => 200, 'ocb-dec' => 200, xts => 350, 'xts-dec' => 350);
     my @wide = sort keys %drop_at;
     for my $sec (16, 64, 496, 512) {
         my @here = ($sec / 16) % 2 ? grep { !/^ocb/ } @wide : @wide;
@@ -73,6 +76,17 @@ if ($why) {
                "$sec-byte sectors: aesni-x86's @here " . ($sec < 64 ? 'below the ymm threshold (no ymm instruction)'
                    : 'through the ymm path (' . join(', ', map { "$_ $n{$_}" } @here) . ' ymm instructions)')
                . ', replayed natively, equal the 64-bit library, also in place and unaligned (the xmm column, VAES masked: no ymm)')
+            or print map { "#   $_\n" } split /\n/, $out;
+    }
+    # XTS stealing after the ymm section (31 and 6 whole blocks and a tail)
+    for my $sec (500, 100) {
+        ($rc, $out) = dmcrypt('--modes', 'xts,xts-dec', '--sector', $sec);
+        my %n = $out =~ /^  our aesni-x86 (\S+): (\d+) ymm instructions traced/mg;
+        result($rc == 0 && ($n{xts} // 0) > 0 && ($n{'xts-dec'} // 0) > 0
+               && $out =~ /all (\d+) computed.*\((\d+) of them also in place/ && $1 == 3 * 2 * 2 && $2 == 2 * 2 * 2,
+               "$sec-byte sectors (stealing): aesni-x86's XTS both ways through the ymm path"
+               . ' (' . join(', ', map { $n{$_} // 'no' } qw(xts xts-dec)) . ' ymm instructions) and the xmm'
+               . " code's tail, replayed natively, equal the 64-bit library, also in place and unaligned")
             or print map { "#   $_\n" } split /\n/, $out;
     }
     my (@left, $wrong, $wide_caught);

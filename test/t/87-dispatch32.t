@@ -73,7 +73,7 @@ my @MODELS = qw(Nehalem Westmere SandyBridge Haswell Skylake-Client EPYC-Rome ma
 my %ROUTE = (aesni => ['aesni_cbc_encrypt'], x86 => ['AES_cbc_encrypt']);
 # The entries with a ymm (VAES) section (crypto/aes/asm/aesni-x86.pl).
 my @YMM_ENTRIES = qw(aesni_cbc_encrypt aesni_ctr32_encrypt_blocks aesni_ecb_encrypt aesni_ocb_decrypt
-                    aesni_ocb_encrypt);
+                    aesni_ocb_encrypt aesni_xts_decrypt aesni_xts_encrypt);
 
 if (my $why = missing('CC32') // (missing('RUN_I386') && missing('QEMU_I386'))) {
     result(1, 'the 32-bit CPU-model matrix', "SKIP $why");

@@ -57,11 +57,12 @@
 # The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
 # two blocks an instruction at aesenc's rate, which doubles the AES
 # unit's bound.  aesni_ecb_encrypt (both directions), aesni_cbc_encrypt's
-# decryption, aesni_ctr32_encrypt_blocks and aesni_ocb_encrypt/decrypt
-# (from an odd block number) take it, chosen at run time
-# inside the entry when OPENSSL_ia32cap_P has AVX2 and VAES (the bits
-# aesni-x86_64.pl's ymm width tests) and the input has at least $YMM_MIN
-# bytes.  Its registers:
+# decryption, aesni_ctr32_encrypt_blocks, aesni_ocb_encrypt/decrypt (from
+# an odd block number) and aesni_xts_encrypt/_decrypt (the whole blocks,
+# but the decryption's held back for stealing) take it, chosen at run
+# time inside the entry when OPENSSL_ia32cap_P has AVX2 and VAES (the
+# bits aesni-x86_64.pl's ymm width tests) and the input has at least
+# $YMM_MIN bytes.  Its registers:
 #   ymm0-ymm6  fourteen blocks in flight, two a register,
 #   ymm7       the round key of the current round, broadcast to both
 #              lanes (vbroadcasti128 from the schedule: no alignment
@@ -73,7 +74,10 @@
 # frame slot of its partial block (xmm7 is the key register's low half)
 # and XORs the other ciphertexts as memory operands from in; CTR keeps
 # its template (ivec ^ K0) in a 16-byte frame slot and makes each
-# register's two counter words in the integer unit, as the xmm code does;
+# register's two counter words in the integer unit, as the xmm code does.
+# XTS keeps a register's two tweaks in a 32-byte slot of its aligned frame
+# (two windows of seven, the next made while all registers are free) and
+# XORs them as memory operands before round 0 and after the last round;
 # OCB makes each register's offset pair before the blocks come in and
 # keeps the pairs and a two-lane checksum in its 32-byte aligned frame.
 # The keys stay in a register rather than memory operands for the reason
@@ -760,6 +764,10 @@ for my $dir (qw(aesenc aesdec)) {
 # last group makes none.  Invariant at a group's start: its six tweaks are
 # in the current set and STATE is the tweak of the block after them.  The
 # frame also holds the doubling's mask and the tail length (ebx is busy).
+# The ymm section (VAES, 64 bytes or more of whole blocks; see the header
+# and xts_ymm_fill) comes first and leaves STATE for the xmm code, which
+# does what is left: at most one whole block, the decryption's held-back
+# block and the stealing.
 #
 # Doubling T (xmm7) with xmm6: paddq doubles each 64-bit half and drops
 # bits 63 and 127; pshufd 0x13 puts dwords 3 and 1, whose sign bits those
@@ -770,7 +778,8 @@ for my $dir (qw(aesenc aesdec)) {
              tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax',
              cur => 'ecx', nxt => 'ebx');
     my $SET   = 16 * $GROUP;               # the second set of tweak slots
-    my $MASK  = 2 * $SET;
+    my $WINDOW = 32 * @Y;                  # the ymm section's second window
+    my $MASK  = 2 * $WINDOW;               # (its two windows cover both sets)
     my $TAIL  = $MASK + 16;
     my $SAVED = $TAIL + 4;
     my $BYTES = $SAVED + 4;
@@ -814,6 +823,89 @@ for my $dir (qw(aesenc aesdec)) {
         advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
     }
 
+    # $dst = $src * x^$m in each 128-bit lane, 0 < $m < 57, with $c and
+    # $h: the qwords shifted left by m, the low qword's top m bits carried
+    # into the high one as they are, the high qword's top m bits c (x^128
+    # times c) folded into the low one as c (x^7 + x^2 + x + 1), carry-less:
+    # c ^ c<<1 ^ c<<2 ^ c<<7, below 2^(m+7), inside the qword (no second
+    # reduction).
+    sub xts_ymm_times {
+        my ($dst, $src, $m, $c, $h) = @_;
+        &vpsrlq($c, $src, 64 - $m);        # (low's top bits, high's top bits)
+        &vpsllq($dst, $src, $m);
+        &vpsrldq($h, $c, 8);               # (high's, 0)
+        &vpshufd($c, $c, 0x4e);            # (high's, low's)
+        &vpxor($dst, $dst, $c);
+        for my $k (1, 2, 7) {
+            &vpsllq($c, $h, $k);
+            &vpxor($dst, $dst, $c);
+        }
+    }
+
+    # The ymm section keeps a window of seven tweak pairs (a register's
+    # two tweaks a 32-byte slot) at cur.  A group makes the next group's
+    # window into nxt before it loads its blocks (all eight registers are
+    # free then) from its own window, which the group before made: its
+    # rounds need nothing of what it computes and start at once, the
+    # shifts running beside them (made before the group's own loads
+    # instead, a few per cent slower in make bench-dmcrypt32).  Pair j of
+    # the next window is pair 0 of this one times x^(14 + 2j), each made
+    # from that one register (no serial doubling chain).  A single
+    # register takes the window's first pair and moves cur on by 32 (a
+    # group leaves at most six of them, so the window lasts).
+    # The first window: (T, T x) at $set, and pair j that pair times x^(2j);
+    # the first pair is built in registers (a 32-byte load of two 16-byte
+    # stores would wait for them to retire: 5% slower on 512-byte calls).
+    sub xts_ymm_first_window {
+        my ($set) = @_;
+        &movdqa("xmm0", $STATE);
+        xts_double();
+        &vinserti128($YK, "ymm0", $STATE, 1);
+        &vmovdqa(&QWP(0, $set), $YK);
+        xts_ymm_window($set, 0, 1, "first_window_done");
+    }
+
+    # Pairs $from .. 6 of a window into $set, pair j = $YK x^(2 (s + j))
+    # for s = $shift (the registers of the group before it, or 0); only
+    # those a register or the xmm code (its next tweak) will take: len
+    # (bytes of whole blocks left, the group's included) at least 32 (s + j)
+    # (a 512-byte call's last group needs three: 5% faster than seven).
+    sub xts_ymm_window {
+        my ($set, $shift, $from, $done) = @_;
+        my ($t, $c, $h) = @Y[2, 0, 1];
+        my $sure = $shift ? 32 * $shift : $YMM_MIN;    # what len is known to hold
+        for my $j ($from .. $#Y) {
+            if (32 * ($shift + $j) > $sure) {
+                &cmp($R{len}, 32 * ($shift + $j));
+                &jb(&label($done));
+            }
+            xts_ymm_times($t, $YK, 2 * ($shift + $j), $c, $h);
+            &vmovdqa(&QWP(32 * $j, $set), $t);
+        }
+        &set_label($done);
+    }
+
+    # ymm_loops' fill: a group makes the next window, then the blocks are
+    # loaded and XORed with their tweaks.
+    sub xts_ymm_fill {
+        my @regs = @_;
+        if (@regs == @Y) {
+            &vmovdqa($YK, &QWP(0, $R{cur}));
+            xts_ymm_window($R{nxt}, scalar @Y, 0, "next_window_done");
+        }
+        for my $i (0 .. $#regs) {
+            &vmovdqu($regs[$i], &QWP(32 * $i, $R{in}));
+            &vpxor($regs[$i], $regs[$i], &QWP(32 * $i, $R{cur}));
+        }
+    }
+
+    # ymm_loops' after_cipher: the tweaks again; the window moves on.
+    sub xts_ymm_unmask {
+        my @regs = @_;
+        &vpxor($regs[$_], $regs[$_], &QWP(32 * $_, $R{cur})) for 0 .. $#regs;
+        if (@regs == @Y) { &xchg($R{cur}, $R{nxt}) } else { &add($R{cur}, 32) }
+    }
+
     for my $dir (qw(aesenc aesdec)) {
         my $name = $dir eq 'aesenc' ? 'aesni_xts_encrypt' : 'aesni_xts_decrypt';
         &function_begin($name);
@@ -829,7 +921,7 @@ for my $dir (qw(aesenc aesdec)) {
         cipher('aesenc', $R{key}, $R{end}, $TK, $STATE);
         &mov($R{key}, &wparam(3));
         &lea($R{frame}, &DWP(-$BYTES, "esp"));
-        &and($R{frame}, -16);
+        &and($R{frame}, -32);              # the ymm section's slots aligned
         &switch_stack($R{frame}, $SAVED);
         # the mask made in registers and stored whole: dword stores read
         # back as 16 bytes would wait for them to retire, behind the rounds
@@ -853,6 +945,17 @@ for my $dir (qw(aesenc aesdec)) {
         }
         &mov(&DWP($TAIL, "esp"), $R{tail});
 
+        &cmp($R{len}, $YMM_MIN);
+        &jb(&label("xmm"));
+        unless_vaes_goto($R{count}, &label("xmm"));
+        &mov($R{cur}, "esp");
+        &lea($R{nxt}, &DWP($WINDOW, "esp"));
+        xts_ymm_first_window($R{cur});
+        ymm_loops(dir => $dir, R => \%R, name => 'ymm', tail => &label('ymm_done'),
+                  fill => \&xts_ymm_fill, after_cipher => \&xts_ymm_unmask);
+        &set_label("ymm_done");
+        &movdqa($STATE, &DWP(0, $R{cur}));     # the next block's tweak
+        &set_label("xmm");
         &cmp($R{len}, 16 * $GROUP);
         &jb(&label("one"));
         &mov($R{cur}, "esp");
@@ -915,7 +1018,7 @@ for my $dir (qw(aesenc aesdec)) {
 
         &set_label("done");
         &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. 2 * $GROUP - 1; # no tweaks left
+        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $MASK / 16 - 1;  # no tweaks left
         &restore_stack();
         wipe(@B, $TK, $STATE);
         bulk_end($name);
