@@ -1164,13 +1164,19 @@ for my $dir (qw(aesenc aesdec)) {
     my %CLASS = (0 => 1, $SET => 3);       # i mod 4 of the groups each set serves
     my ($offset, $sum) = ($STATE, 'xmm6');
 
-    # L_[ntz(i + $k)] into $x.
-    sub ocb_l {
-        my ($x, $k) = @_;
+    # The address of L_[ntz(i + $k)] into ntz.
+    sub ocb_l_address {
+        my ($k) = @_;
         &lea($R{ntz}, &DWP($k, $R{i}));
         &bsf($R{ntz}, $R{ntz});
         &shl($R{ntz}, 4);
         &add($R{ntz}, &DWP($L, "esp"));
+    }
+
+    # L_[ntz(i + $k)] into $x.
+    sub ocb_l {
+        my ($x, $k) = @_;
+        ocb_l_address($k);
         &movups($x, &DWP(0, $R{ntz}));
     }
 
@@ -1260,10 +1266,7 @@ for my $dir (qw(aesenc aesdec)) {
         for my $k (0 .. $#regs) {
             (my $low = $regs[$k]) =~ s/^y/x/;
             &vpxor($YK_LOW, $YK_LOW, &QWP($L0, "esp"));     # block i + 2k
-            &lea($R{ntz}, &DWP(2 * $k + 1, $R{i}));         # block i + 2k + 1
-            &bsf($R{ntz}, $R{ntz});
-            &shl($R{ntz}, 4);
-            &add($R{ntz}, &DWP($L, "esp"));
+            ocb_l_address(2 * $k + 1);                      # block i + 2k + 1
             &vpxor($low, $YK_LOW, &QWP(0, $R{ntz}));
             &vinserti128($regs[$k], $YK, $low, 1);          # (overwrites $low)
             &vpxor($YK_LOW, $YK_LOW, &QWP(0, $R{ntz}));     # so the chain XORs again
