@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <openssl/modes.h>
 
@@ -42,6 +43,19 @@ static inline uint32_t dm_ocb_first(void)
 {
     const char *s = getenv("DMCRYPT_OCB_FIRST");
     return s && *s ? (uint32_t)strtoul(s, NULL, 10) : 1;
+}
+
+/* What a mode name says, for both programs: "-dec" modes decrypt (their
+ * key1 is a decryption schedule); XTS modes take a partial last block. */
+static inline int dm_mode_decrypts(const char *mode)
+{
+    size_t n = strlen(mode);
+    return n > 4 && strcmp(mode + n - 4, "-dec") == 0;
+}
+
+static inline int dm_mode_steals(const char *mode)
+{
+    return strncmp(mode, "xts", 3) == 0;
 }
 
 static inline void dm_ctr_call(ctr128_f ctr32, const unsigned char *in, unsigned char *out,

@@ -192,7 +192,7 @@ int main(int argc, char **argv)
     run.total = (size_t)atol(argv[7]);
     int native = strcmp(impl, "x86_64") == 0, layout_c = strcmp(impl, "x86") == 0;
     if ((!native && !layout_c && strcmp(impl, "aesni") != 0) || (run.bits != 128 && run.bits != 192 && run.bits != 256)
-        || run.bytes < 16 || (run.bytes % 16 && strncmp(run.mode, "xts", 3) != 0)
+        || run.bytes < 16 || (run.bytes % 16 && !dm_mode_steals(run.mode))
         || run.total % run.bytes || run.total > MAX_TOTAL
         || !known_mode(run.mode))
         fail("bad IMPL, MODE, BITS, BYTES or TOTAL", NULL);
@@ -237,8 +237,7 @@ int main(int argc, char **argv)
         lcg = lcg * 1103515245u + 12345u;
         run.in[i] = (unsigned char)(lcg >> 16);
     }
-    int dec = strcmp(run.mode, "ecb-dec") == 0 || strcmp(run.mode, "cbc-dec") == 0
-              || strcmp(run.mode, "xts-dec") == 0 || strcmp(run.mode, "ocb-dec") == 0;
+    int dec = dm_mode_decrypts(run.mode);
     AES_KEY ref1, ref2;
     if ((dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(user, run.bits, &ref1) != 0
         || aesni_set_encrypt_key(user, run.bits, &ref2) != 0)

@@ -221,7 +221,7 @@ int main(int argc, char **argv)
             e = &entries[i];
     /* whole blocks, but XTS may steal */
     if (!e || (bits != 128 && bits != 192 && bits != 256) || bytes == 0
-        || (bytes % 16 && strncmp(e->mode, "xts", 3) != 0) || bytes > MAX_BYTES) {
+        || (bytes % 16 && !dm_mode_steals(e->mode)) || bytes > MAX_BYTES) {
         fprintf(stderr, "usage: %s aesni|x86 ecb|ecb-dec|cbc-enc|cbc-dec|xts|xts-dec|lrw|ctr|ocb-enc|ocb-dec "
                 "128|192|256 BYTES "
                 "(a multiple of 16 but for XTS, at most %d)\n", argv[0], MAX_BYTES);
@@ -237,8 +237,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < bytes; i++)
         in[i] = (unsigned char)(i * 29 + 3);
     int aesni = strcmp(e->impl, "aesni") == 0;
-    int dec = strcmp(e->mode, "ecb-dec") == 0 || strcmp(e->mode, "cbc-dec") == 0
-              || strcmp(e->mode, "xts-dec") == 0 || strcmp(e->mode, "ocb-dec") == 0;
+    int dec = dm_mode_decrypts(e->mode);
     int rc = aesni ? (dec ? aesni_set_decrypt_key : aesni_set_encrypt_key)(key, (int)bits, &key1)
                      | aesni_set_encrypt_key(key, (int)bits, &key2)
                    : (dec ? AES_set_decrypt_key : AES_set_encrypt_key)(key, (int)bits, &key1)
