@@ -7,7 +7,7 @@
 # the main library for the sha1-x86_64 column; bench/x86mca/sha1_tcrypt.pl
 # runs one process per path under its force mask and prints the table.
 # The 32-bit program runs directly, so this needs a kernel that runs i386
-# programs (the script says so and stops when it does not).
+# programs (HAVE_RUN_I386, mk/toolchain.mk); without one it is skipped.
 
 SHA1_TCRYPT32 := $(B32)/sha1_tcrypt32
 SHA1_TCRYPT64 := $(B32)/sha1_tcrypt64
@@ -38,7 +38,7 @@ $(SHA1_TCRYPT64): $(B32)/sha1_tcrypt64.o $(LIB)
 .PHONY: bench-sha1-586 bench-sha1-586-objs
 bench-sha1-586-objs: $(B32)/sha1_tcrypt32.o $(B32)/sha1_tcrypt64.o
 # Without an OpenSSL tree (no cache, no apt-get source) it is skipped.
-ifeq ($(HAVE_CC32),yes)
+ifeq ($(HAVE_CC32)$(HAVE_RUN_I386),yesyes)
 bench-sha1-586:
 	@if [ -z '$(OPENSSL_TREE)' ]; then \
 	    echo "skipped: the 32-bit SHA-1 table needs OpenSSL 3.0's source for its sha1-586 (make openssl-source)"; \
@@ -48,5 +48,5 @@ bench-sha1-586:
 	fi
 else
 bench-sha1-586:
-	@echo "skipped: the 32-bit SHA-1 table needs gcc -m32 (gcc-multilib)"
+	@echo "skipped: the 32-bit SHA-1 table needs $(if $(HAVE_CC32),a kernel that runs i386 programs (make toolchain: RUN_I386),gcc -m32 (gcc-multilib))"
 endif

@@ -119,14 +119,14 @@ X86MCA_DIRECT := $(patsubst %,$(B32)/aes586_direct_%,$(X86MCA_ASM))
 .PHONY: bench-aes586-direct
 ifeq ($(HAVE_CC32)$(X86MCA_OSSL),yesyes)
 bench-aes586-direct: $(X86MCA_DIRECT)
-	@if $(B32)/aes586_direct_small >/dev/null 2>&1; [ $$? -eq 2 ]; then \
-	    echo; echo "aes-586 against OpenSSL's aes-586, called directly in 32-bit mode (this kernel runs i386"; \
-	    echo "  programs): TSC cycles per byte, fastest of 301 samples, ours and OpenSSL's in turn;"; \
-	    echo "  paths as in the MEASURED table above; vs OSSL = OpenSSL's c/B / ours, > 1 = ours faster"; \
-	    for v in $(X86MCA_ASM); do $(B32)/aes586_direct_$$v $$v || exit 1; done; \
-	else \
-	    echo "aes-586 direct 32-bit cross-check skipped: this kernel does not run i386 programs"; \
-	fi
+ifeq ($(HAVE_RUN_I386),yes)
+	@echo; echo "aes-586 against OpenSSL's aes-586, called directly in 32-bit mode (this kernel runs i386"; \
+	echo "  programs): TSC cycles per byte, fastest of 301 samples, ours and OpenSSL's in turn;"; \
+	echo "  paths as in the MEASURED table above; vs OSSL = OpenSSL's c/B / ours, > 1 = ours faster"; \
+	for v in $(X86MCA_ASM); do $(B32)/aes586_direct_$$v $$v || exit 1; done
+else
+	@echo "aes-586 direct 32-bit cross-check built, not run: this kernel does not run i386 programs (make toolchain: RUN_I386)"
+endif
 else
 bench-aes586-direct:
 	@echo "aes-586 direct 32-bit cross-check skipped: it needs $(if $(HAVE_CC32),,gcc -m32 (gcc-multilib) )$(if $(X86MCA_OSSL),,OpenSSL 3.0's source (make openssl-source))"
