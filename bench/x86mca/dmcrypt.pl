@@ -69,14 +69,19 @@ my $SECTOR = $sector;
 # A replay follows the traced call's branches; OpenSSL's OCB branches on
 # the parity of the first block's number, the same in every call only
 # when a call has an even number of blocks.
-if (($sector / 16) % 2) {
+if ($sector % 32 && grep { /^ocb/ } @MODES) {
     @MODES = grep { !/^ocb/ } @MODES;
     print "  OCB rows skipped: a $sector-byte sector is an odd number of blocks\n";
 }
 my %prog = map { /^(ours|openssl)=(.+)$/ ? ($1 => $2) : die "$0: bad argument \"$_\"\n$usage" } @ARGV;
-die $usage unless $native && $list && $prog{ours} && $bits =~ /^(128|192|256)$/ && $rounds > 0
-    && $sector >= 16 && $sector <= 4096 && ($sector % 16 == 0 || ($sector % 4 == 0 && !grep { !/^xts/ } @MODES))
-    && ($verify_only || 4096 % $sector == 0);
+die $usage unless $native && $list && $prog{ours};
+die "$0: --bits $bits: AES takes 128, 192 or 256\n" unless $bits =~ /^(128|192|256)$/;
+die "$0: --rounds $rounds: give at least 1\n" unless $rounds > 0;
+die "$0: --sector $sector: give 16 to 4096 bytes\n" unless $sector >= 16 && $sector <= 4096;
+die "$0: --sector $sector: not whole 16-byte blocks (only XTS modes take any multiple of 4)\n"
+    unless $sector % 16 == 0 || ($sector % 4 == 0 && !grep { !/^xts/ } @MODES);
+die "$0: --sector $sector: the table needs a sector size that divides 4096 (4 KiB and 1 MiB in whole sectors)\n"
+    unless $verify_only || 4096 % $sector == 0;
 # A check may take any whole number of blocks a call (the loop shapes of
 # a module's wide paths): the totals are then the most whole sectors in
 # 4 KiB and 1 MiB.

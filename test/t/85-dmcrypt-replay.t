@@ -24,7 +24,8 @@
 # decryption holds its last whole block back for the xmm code), and OCB
 # from an even block number; a replay with a vaes* round of a group left
 # out must be caught, and one without a checksum XOR of OCB's.
-# What needs a missing tool is a counted SKIP naming it.
+# A sector size or key size the table cannot take is refused with the
+# reason. What needs a missing tool is a counted SKIP naming it.
 use strict;
 use warnings;
 use FindBin;
@@ -45,7 +46,7 @@ sub dmcrypt {
 }
 
 if ($why) {
-    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 10;
+    result(1, "native replays of the table's calls", "SKIP $why") for 1 .. 12;
 } else {
     my ($rc, $out) = dmcrypt();
     my $layouts = 2 * 9 * 2;    # our aesni-x86 columns x its own bulk modes x totals
@@ -125,6 +126,15 @@ if ($why) {
     result($rc == 0 && $out =~ /OCB rows skipped: a 16-byte sector is an odd number of blocks/
            && $out =~ /all (\d+) computed/ && $1 == 3 * 2,
            '16-byte sectors: the OCB rows dropped, CTR still checked')
+        or print map { "#   $_\n" } split /\n/, $out;
+}
+# Bad arguments are named (checked before anything runs: no tool needed).
+for my $bad ([['--sector', 576], qr/--sector 576: the table needs a sector size that divides 4096/],
+             [['--sector', 20, '--modes', 'ecb'], qr/--sector 20: not whole 16-byte blocks/],
+             [['--bits', 100], qr/--bits 100: AES takes 128, 192 or 256/]) {
+    my ($opt, $says) = @$bad;
+    my $out = `$^X bench/x86mca/dmcrypt.pl --native x --list x @$opt ours=x 2>&1`;
+    result($? >> 8 && $out =~ $says, "dmcrypt.pl @$opt: refused, saying why")
         or print map { "#   $_\n" } split /\n/, $out;
 }
 finish();
