@@ -755,13 +755,13 @@ for my $dir (qw(aesenc aesdec)) {
 # one T[m]).  Six blocks at a time, software-pipelined: the aligned frame holds
 # two sets of six tweak slots, ecx pointing at the current group's and ebx
 # at the next one's.  A group's tweaks are made while the group before it
-# runs, one doubling after each of its last six middle rounds (so the
+# runs, three doublings after each of its last two middle rounds (so the
 # serial doubling chain overlaps the rounds instead of holding back the
-# next group's first ones, and its ops do not crowd the rounds' out of the
-# scheduler: measured faster than the same code before or after the
-# rounds, and on AMD Zen 5 faster than after the six rounds that follow
-# the ninth-last key, by 2-7%, the most at AES-128 and AES-192); the
-# last group makes none.  Invariant at a group's start: its six tweaks are
+# next group's first ones: measured faster than the same code before or
+# after the rounds; on AMD Zen 5, against one doubling after each of the
+# last six middle rounds, AES-128 10% faster and AES-192 and AES-256 the
+# same, and all six after the last middle round slower at AES-192 and
+# AES-256); the last group makes none.  Invariant at a group's start: its six tweaks are
 # in the current set and STATE is the tweak of the block after them.  The
 # frame also holds the doubling's mask and the tail length (ebx is busy).
 # The ymm section (VAES, 64 bytes or more of whole blocks; see the header
@@ -811,9 +811,12 @@ for my $dir (qw(aesenc aesdec)) {
         }
         local $ROUND_HOOK = $piped ? sub {
             my ($i) = @_;
-            return unless $i <= $GROUP;    # the last six middle rounds
-            &movdqa(&DWP(16 * ($GROUP - $i), $R{nxt}), $STATE);
-            xts_double();
+            return unless $i <= 2;         # half after each of the last two
+            my $half = $GROUP / 2;         # middle rounds
+            for my $k ($half * (2 - $i) .. $half * (3 - $i) - 1) {
+                &movdqa(&DWP(16 * $k, $R{nxt}), $STATE);
+                xts_double();
+            }
         } : undef;
         cipher($dir, $R{key}, $R{end}, $TK, @B);
         for my $i (0 .. $#B) {
