@@ -761,9 +761,10 @@ for my $dir (qw(aesenc aesdec)) {
 # after the rounds; on AMD Zen 5, against one doubling after each of the
 # last six middle rounds, AES-128 10% faster and AES-192 and AES-256 the
 # same, and all six after the last middle round slower at AES-192 and
-# AES-256); the last group makes none.  Invariant at a group's start: its six tweaks are
-# in the current set and STATE is the tweak of the block after them.  The
-# frame also holds the doubling's mask and the tail length (ebx is busy).
+# AES-256); the last group makes none.  Invariant at a group's start: its
+# six tweaks are in the current set and STATE is the tweak of the block
+# after them.  The frame also holds the doubling's mask and the tail
+# length (ebx is busy).
 # The ymm section (VAES, 64 bytes or more of whole blocks; see the header
 # and xts_ymm_fill) comes first and leaves STATE for the xmm code, which
 # does what is left: at most one whole block, the decryption's held-back
