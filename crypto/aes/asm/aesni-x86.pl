@@ -154,6 +154,23 @@ sub set_end {
 # every key size runs.
 my $seq = 0;
 our $ROUND_HOOK;
+
+# A $ROUND_HOOK that does $work->(k) for k = 0 .. $items - 1 in order,
+# spread evenly over the last $rounds middle rounds ($items / $rounds
+# after each): how XTS and OCB make the next group's tweaks or offsets
+# during a group's rounds.
+sub in_last_rounds {
+    my ($rounds, $items, $work) = @_;
+    die "in_last_rounds: $items items do not spread evenly over $rounds rounds\n" if $items % $rounds;
+    die "in_last_rounds: $rounds rounds: not every key size runs them\n" if $rounds > 9;
+    my $per = $items / $rounds;
+    return sub {
+        my ($i) = @_;
+        return if $i > $rounds;
+        $work->($_) for $per * ($rounds - $i) .. $per * ($rounds - $i + 1) - 1;
+    };
+}
+
 sub mid_rounds {
     my ($dir, $key, $end, $tk, @blocks) = @_;
     my $hook = $ROUND_HOOK;
@@ -810,15 +827,11 @@ for my $dir (qw(aesenc aesdec)) {
             &movups($B[$i], &DWP(16 * $i, $R{in}));
             &pxor($B[$i], &DWP(16 * $i, $R{cur}));
         }
-        local $ROUND_HOOK = $piped ? sub {
-            my ($i) = @_;
-            return unless $i <= 2;         # half after each of the last two
-            my $half = $GROUP / 2;         # middle rounds
-            for my $k ($half * (2 - $i) .. $half * (3 - $i) - 1) {
-                &movdqa(&DWP(16 * $k, $R{nxt}), $STATE);
-                xts_double();
-            }
-        } : undef;
+        local $ROUND_HOOK = $piped ? in_last_rounds(2, $GROUP, sub {
+            my ($k) = @_;
+            &movdqa(&DWP(16 * $k, $R{nxt}), $STATE);
+            xts_double();
+        }) : undef;
         cipher($dir, $R{key}, $R{end}, $TK, @B);
         for my $i (0 .. $#B) {
             &pxor($B[$i], &DWP(16 * $i, $R{cur}));
@@ -1231,10 +1244,8 @@ for my $dir (qw(aesenc aesdec)) {
             }
             &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
         }
-        local $ROUND_HOOK = defined $next ? sub {    # one offset after each of
-            my ($i) = @_;                            # the last six middle rounds
-            ocb_offset($next, $GROUP - $i) if $i <= $GROUP;
-        } : undef;
+        local $ROUND_HOOK = defined $next
+            ? in_last_rounds($GROUP, $GROUP, sub { ocb_offset($next, $_[0]) }) : undef;
         ocb_rounds($dir, $TK, @B);
         for my $k (0 .. $#B) {
             &pxor($B[$k], &DWP($set + 16 * $k, "esp"));
