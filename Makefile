@@ -17,7 +17,7 @@ INCDIR  ?= $(PREFIX)/include
 # Which C AES core goes into the archive: "table" (T-tables, fast, the
 # default, as OpenSSL's aes_core.c) or "ct" (constant time, slow).
 AES_CORE ?= table
-VECTORS  ?= ../shared/vectors
+VECTORS  ?= test/vectors
 
 BUILD   := build
 CPPFLAGS_ALL := -Iinclude -Icrypto -I$(BUILD)/gen -D_GNU_SOURCE
@@ -201,9 +201,15 @@ include bench/x86mca/sha1_586.mk
 test-deps:
 	@sh tools/install-test-deps.sh
 
-# Tools first: some test programs are only built when their libraries exist.
-# The last lines say which SIMD paths this host ran natively, pass or fail.
-test: test-deps
+# The vectors are checked first, so a damaged set stops the run at once;
+# then the tools: some test programs are only built when their libraries
+# exist.  The last lines say which SIMD paths this host ran natively.
+.PHONY: check-vectors
+check-vectors:
+	@$(PERL) tools/check-vectors.pl $(VECTORS)
+
+test: check-vectors
+	@$(MAKE) --no-print-directory test-deps
 	$(MAKE) all
 	BUILD=$(BUILD) VECTORS=$(VECTORS) prove -v test/t/; status=$$?; \
 	  $(PERL) tools/native-paths.pl $(BUILD); exit $$status
@@ -225,7 +231,7 @@ include bench/bench.mk
 # --- the newcomer's path on a fresh Debian ----------------------------------
 .PHONY: fresh-check
 fresh-check:
-	VECTORS='$(abspath $(VECTORS))' sh tools/fresh-check.sh $(if $(FRESH_KEEP),-k)
+	sh tools/fresh-check.sh $(if $(FRESH_KEEP),-k)
 
 # --- OpenSSL 3.0 source, fetched once (apt-get source) into a cache --------
 # Prints the unpacked tree's path; tests that need it call the same script.
@@ -307,6 +313,7 @@ help:
 	@echo '  all (default)   build/libcrypto-asm.a, the test programs, the benchmark;'
 	@echo '                  32-bit and cross parts when their tools exist (see toolchain)'
 	@echo '  test            install missing test tools (as root), build, run the suite (prove)'
+	@echo '  check-vectors   check the test vectors against their SHA256SUMS'
 	@echo '  test-deps       only install the test tools (tools/test-deps.txt)'
 	@echo '  flavours        every module in every flavour, build/gen/flavours/ (part of all)'
 	@echo '  toolchain       which optional tools were found, and their Debian packages'

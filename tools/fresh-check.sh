@@ -12,7 +12,6 @@
 #   -k            keep the root afterwards (default: removed on success)
 #   FRESH_ROOT    where the root is built (default: build/fresh-root)
 #   FRESH_SUITE   Debian suite (default: this machine's, from os-release)
-#   VECTORS       the test vectors copied in (default: ../shared/vectors)
 #   FRESH_JOBS    make -j inside the root (default: 2)
 #
 # Needs root (mmdebstrap, mount, chroot); installs mmdebstrap (Debian package
@@ -30,7 +29,6 @@ me=fresh-check
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=${FRESH_ROOT:-$here/build/fresh-root}
 case $root in /*) ;; *) root=$PWD/$root ;; esac
-vectors=${VECTORS:-$here/../shared/vectors}
 jobs=${FRESH_JOBS:-2}
 suite=${FRESH_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-}")}
 
@@ -45,7 +43,6 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
     command -v mmdebstrap >/dev/null 2>&1 || die "mmdebstrap not installed (apt-get install mmdebstrap)"
 fi
 [ -n "$suite" ] || die "cannot tell this machine's Debian suite; set FRESH_SUITE"
-[ -d "$vectors" ] || die "no test vectors at $vectors; set VECTORS"
 case "$root" in /|"") die "refusing FRESH_ROOT=$root" ;; esac
 
 mounted=
@@ -72,11 +69,10 @@ mmdebstrap --quiet --variant=minbase --include=build-essential,git "$suite" "$ro
 t1=$(date +%s)
 
 # A clone of the committed tree, as a newcomer has it (some tests read git
-# ls-files); the vectors beside it as ../shared/vectors.
+# ls-files), with nothing beside it: the test vectors are in the tree.
 src=$root/src/crypto-asm
-mkdir -p "$root/src/shared"
+mkdir -p "$root/src"
 git clone --quiet --no-hardlinks "$here" "$src"
-cp -r "$vectors" "$root/src/shared/vectors"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
 for m in proc sys dev dev/pts; do

@@ -15,7 +15,7 @@
 const char *vec_dir(void)
 {
     const char *d = getenv("VECTORS");
-    return d && *d ? d : "../shared/vectors";
+    return d && *d ? d : "test/vectors";
 }
 
 static void set_err(struct vec_file *vf, int line, const char *fmt, ...)

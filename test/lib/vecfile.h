@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Reader for the test-vector files under $VECTORS (see shared/vectors/README.md):
+ * Reader for the test-vector files under $VECTORS (see test/vectors/README.md):
  *
  *   NIST CAVP .rsp   '#' comments, "[ENCRYPT]" / "[DECRYPT]" / "[L = 20]"
  *                    section headers, records of "NAME = value" lines
@@ -43,7 +43,7 @@ struct vec_file {
     unsigned shown;             /* of those, how many printed a diagnostic */
 };
 
-/* $VECTORS, or ../shared/vectors (relative to the repository root). */
+/* $VECTORS, or test/vectors (relative to the repository root). */
 const char *vec_dir(void);
 
 /*

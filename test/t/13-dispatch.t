@@ -40,7 +40,7 @@ use QemuVaes qw(lane_faults);
 use Toolchain qw(tool missing);
 
 my $build = $ENV{BUILD} // 'build';
-$ENV{VECTORS} //= '../shared/vectors';
+$ENV{VECTORS} //= 'test/vectors';
 my $capdump = "$build/test/capdump";
 my @PROGS = qw(kat_sha1 kat_aes kat_modes);
 # Nehalem: SSSE3, no AES-NI.  Westmere: AES-NI.  SandyBridge: AVX.

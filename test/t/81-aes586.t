@@ -38,7 +38,7 @@ use QemuVaes qw(i386_prefix);
 my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
 $build = "$root/$build" unless $build =~ m{^/};
-my $vectors = $ENV{VECTORS} // "$root/../shared/vectors";
+my $vectors = $ENV{VECTORS} // "$root/test/vectors";
 my $module = "$root/crypto/aes/asm/aes-586.pl";
 my $m32    = "$build/m32";
 my $dir    = tempdir(CLEANUP => 1);

@@ -45,7 +45,7 @@ use Common::IA32Cap;
 my $root    = "$FindBin::Bin/../..";
 my $build   = $ENV{BUILD} // 'build';
 $build = "$root/$build" unless $build =~ m{^/};
-my $vectors = $ENV{VECTORS} // "$root/../shared/vectors";
+my $vectors = $ENV{VECTORS} // "$root/test/vectors";
 my $module  = "$root/crypto/aes/asm/aesni-x86.pl";
 my $m32     = "$build/m32";
 my $dir     = tempdir(CLEANUP => 1);

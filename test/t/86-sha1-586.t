@@ -37,7 +37,7 @@ my $module = "$root/crypto/sha/asm/sha1-586.pl";
 my $m32    = "$build/m32";
 my ($kat, $diff, $abi) = ("$m32/sha1/kat_sha1", "$m32/sha1/sha1_586_diff", "$build/test/abi32/sha1_586_abi");
 my $dir    = tempdir(CLEANUP => 1);
-$ENV{VECTORS} //= "$root/../shared/vectors";
+$ENV{VECTORS} //= "$root/test/vectors";
 my @PATHS = qw(shaext avx ssse3 x86);    # sha1_block_data_order_NAME
 my %ENTRY = (shaext => 'shani', avx => 'avx', ssse3 => 'ssse3', x86 => 'x86');
 

@@ -63,7 +63,7 @@ use Toolchain qw(tool missing);
 use Capture qw(capture);
 
 my $build = $ENV{BUILD} // 'build';
-$ENV{VECTORS} //= '../shared/vectors';
+$ENV{VECTORS} //= 'test/vectors';
 my $m32 = "$build/m32/small";
 my $capdump = "$m32/capdump";
 my $paths_prog = "$m32/cpu_paths";

@@ -43,7 +43,7 @@ delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES)};
 my $root    = abs_path("$FindBin::Bin/../..");
 my $build   = $ENV{BUILD} // 'build';
 my $buildp  = File::Spec->rel2abs($build, $root);
-my $vectors = File::Spec->rel2abs($ENV{VECTORS} // '../shared/vectors', $root);
+my $vectors = File::Spec->rel2abs($ENV{VECTORS} // 'test/vectors', $root);
 my $dir     = tempdir(CLEANUP => 1);
 my @MAKE    = ('make', '--no-print-directory', '-s', '-C', $root, "BUILD=$build");
 

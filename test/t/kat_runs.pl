@@ -17,7 +17,7 @@ use IntelBit qw(run_flipped);
 sub kat_runs {
     my ($prog, $ct, $both_xts_forms) = @_;
     my $build = $ENV{BUILD} // 'build';
-    $ENV{VECTORS} //= '../shared/vectors';
+    $ENV{VECTORS} //= 'test/vectors';
 
     my $bin = "$build/test/$prog";
     my @entries = registry($bin);
