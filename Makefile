@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# crypto-asm: perlasm-x86 generators and the libcrypto-compatible archive.
+# perlasm-x86: the generators and the libcrypto-compatible archive.
 # GNU make.  Overridable: CC, CFLAGS, PERL, PREFIX, DESTDIR, AES_CORE,
 # VECTORS, DIFF_CASES, DIFF_SEED.
 
@@ -20,6 +20,11 @@ AES_CORE ?= table
 VECTORS  ?= test/vectors
 
 BUILD   := build
+# The release's version, kept in one place (the .pc file, make dist).
+VERSION := $(strip $(file <VERSION))
+ifeq ($(VERSION),)
+$(error VERSION: the file is missing or empty)
+endif
 CPPFLAGS_ALL := -Iinclude -Icrypto -I$(BUILD)/gen -D_GNU_SOURCE
 LIBNAME := libcrypto-asm.a
 LIB     := $(BUILD)/$(LIBNAME)
@@ -108,15 +113,21 @@ all: $(LIB) tests bench-bin
 # What every C compile includes from the build (for tools that compile alone).
 gen-headers: $(GEN_HDRS)
 
-$(BUILD)/gen/aes_tables.h: crypto/aes/gen_aes_tables.pl crypto/aes/AesMath.pm
+# Each generated header's script, then the files it reads (make dist ships
+# them, for the tarball's make regen).
+GEN_aes_tables.h   := crypto/aes/gen_aes_tables.pl crypto/aes/AesMath.pm
+GEN_ia32cap_bits.h := crypto/cpuid/gen_ia32cap_bits.pl perlasm/lib/Common/IA32Cap.pm perlasm/lib/Common/Output.pm
+GEN_aes_paths.h    := crypto/aes/gen_aes_paths.pl crypto/aes/AesPaths.pm perlasm/lib/Common/Output.pm
+
+$(BUILD)/gen/aes_tables.h: $(GEN_aes_tables.h)
 	@mkdir -p $(@D)
 	$(PERL) $< $@
 
-$(BUILD)/gen/ia32cap_bits.h: crypto/cpuid/gen_ia32cap_bits.pl perlasm/lib/Common/IA32Cap.pm perlasm/lib/Common/Output.pm
+$(BUILD)/gen/ia32cap_bits.h: $(GEN_ia32cap_bits.h)
 	@mkdir -p $(@D)
 	$(PERL) $< $@
 
-$(BUILD)/gen/aes_paths.h: crypto/aes/gen_aes_paths.pl crypto/aes/AesPaths.pm perlasm/lib/Common/Output.pm
+$(BUILD)/gen/aes_paths.h: $(GEN_aes_paths.h)
 	@mkdir -p $(@D)
 	$(PERL) $< $@
 
@@ -269,24 +280,20 @@ openssl-xlate:
 # --- install ---------------------------------------------------------------
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
-# The pkg-config file is remade whenever PREFIX, LIBDIR or INCDIR change
-# (its text is compared, like BUILD_CONFIG's).
+# The pkg-config file (tools/pc-file.sh) is remade whenever PREFIX, LIBDIR,
+# INCDIR or VERSION change (its text is compared, like BUILD_CONFIG's).
 PUBLIC_HEADERS  := include/cryptoasm.h
 OPENSSL_HEADERS := include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
 HEADERS         := $(PUBLIC_HEADERS) $(OPENSSL_HEADERS)
 PKG_INCDIR      := $(INCDIR)/crypto-asm
 PC_FILE         := $(BUILD)/libcrypto-asm.pc
 PC_CONFIG       := $(BUILD)/gen/pc-config
-PC_CONFIG_TEXT  := PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR)
+PC_CONFIG_TEXT  := PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR) VERSION=$(VERSION)
 $(shell mkdir -p $(BUILD)/gen && echo '$(PC_CONFIG_TEXT)' | cmp -s - $(PC_CONFIG) 2>/dev/null || echo '$(PC_CONFIG_TEXT)' > $(PC_CONFIG))
 
-# libdir and includedir are written relative to ${prefix} when they lie
-# under PREFIX, so pkg-config's --define-prefix can relocate the file.
-pc_rel = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}$(patsubst $(PREFIX)%,%,$(1)),$(1))
-$(PC_FILE): tools/libcrypto-asm.pc.in $(PC_CONFIG)
+$(PC_FILE): tools/libcrypto-asm.pc.in tools/pc-file.sh $(PC_CONFIG)
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
-	    -e 's|@INCDIR@|$(call pc_rel,$(PKG_INCDIR))|' $< > $@.tmp && mv $@.tmp $@
+	sh tools/pc-file.sh $< $@ '$(PREFIX)' '$(LIBDIR)' '$(PKG_INCDIR)' '$(VERSION)'
 
 # What install writes, relative to $(DESTDIR); uninstall removes exactly
 # these, then the header directories if install left them empty.

@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-# Included by the Makefile: `make dist` writes build/crypto-asm-VERSION.tar.gz,
-# a release that builds libcrypto-asm.a without perl: the library's C and
-# headers, the generated headers (GEN_HDRS), every module's assembly for every
-# platform, the known-answer test programs, and a Makefile
-# (tools/dist/Makefile with this tree's source lists filled in).  The
-# tarball is reproducible (tools/dist/make-dist.sh).
+# Included by the Makefile: `make dist` writes
+# build/perlasm-x86-VERSION.tar.gz (VERSION: the file of that name), a
+# release that builds libcrypto-asm.a without perl and can regenerate its
+# generated files with it: the library's C and headers, the generators
+# (perlasm/, every module's script and helpers, the header scripts), the
+# generated headers and every module's assembly for every platform, each
+# starting with a line naming its generator, flavour and flags
+# (tools/dist/generated.sh), the known-answer test programs and the test
+# vectors, the pkg-config template, and a Makefile (tools/dist/Makefile
+# with this tree's source lists filled in).  The tarball is reproducible
+# (tools/dist/make-dist.sh).
 #
 #   make dist [VERSION=v] [SOURCE_DATE_EPOCH=s] [TAR=gtar]
 #   make -s print-dist-files      the tarball's files, one a line
@@ -19,51 +24,62 @@ endif
 DIST     := $(BUILD)/dist
 DIST_GEN := $(DIST)/gen
 TAR      ?= tar
-VERSION  ?=
 
 # What the known-answer programs need besides the library.
 DIST_KAT_PROGS := kat_aes kat_modes kat_sha1
 DIST_KAT_LIB   := $(foreach f,tap vecfile impl_cli,test/lib/$(f).c test/lib/$(f).h)
 
+# What the generated files are made from: the perlasm layers, each
+# module's script and helpers, each generated header's script and inputs.
+DIST_GEN_HDRS   := $(notdir $(filter %.h,$(GEN_HDRS)))
+DIST_GENERATORS := $(PERLASM_X64) $(PERLASM_X86) $(foreach m,$(TABLE_MODULES),$(MODULE_$(m))) \
+    $(foreach h,$(DIST_GEN_HDRS),$(GEN_$(h)))
+# The vectors are the files their SHA256SUMS lists, with it and its README.
+DIST_VECTORS := test/vectors/SHA256SUMS test/vectors/README.md \
+    $(addprefix test/vectors/,$(shell sed 's/^[0-9a-f]*  //' test/vectors/SHA256SUMS))
+
 # Shipped as they are, at the same path.
 DIST_COPIED = $(sort $(COMMON_SRCS) $(CORE_table) $(M32_C_SRCS) $(HEADERS) \
     $(wildcard crypto/*.h crypto/*/*.h) $(DIST_KAT_PROGS:%=test/%.c) \
-    $(DIST_KAT_LIB) $(wildcard README.md LICENSE))
+    $(DIST_KAT_LIB) $(DIST_GENERATORS) $(DIST_VECTORS) LICENSE \
+    tools/libcrypto-asm.pc.in tools/pc-file.sh)
 
-# Generated, or shipped under another name: PATH-IN-TARBALL=FILE.  The
-# assembly comes from the rules that already make it where there is one
-# (the 64-bit build, the Win64 test builds, the m32 build's small PIC
-# variant); the rest is generated under $(DIST_GEN).
+# Shipped under another name: PATH-IN-TARBALL=FILE.
 DIST_RENAMED = \
     Makefile=$(DIST)/Makefile \
+    README.md=tools/dist/README.md \
     INSTALL=tools/dist/INSTALL \
     test/run-kat.sh=tools/dist/run-kat.sh \
-    $(foreach h,$(filter %.h,$(GEN_HDRS)),gen/$(notdir $(h))=$(h)) \
-    $(foreach m,$(ASM_MODULES), \
-        asm/linux-x86_64/$(m).s=$(BUILD)/gen/asm/$(m).s \
-        asm/macos-x86_64/$(m).s=$(DIST_GEN)/macos-x86_64/$(m).s \
-        asm/mingw64/$(m).s=$(W64LIB)/asm/$(m).mingw64.s \
-        asm/win64-nasm/$(m).asm=$(W64LIB)/asm/$(m).nasm.asm) \
-    $(foreach m,$(M32_MODULES), \
-        asm/linux-x86/$(m).s=$(M32)/gen/$(m)-$(M32_LIB_VARIANT).s \
-        asm/macos-i386/$(m).s=$(DIST_GEN)/macos-i386/$(m).s \
-        asm/win32-nasm/$(m).asm=$(DIST_GEN)/win32-nasm/$(m).asm)
+    tools/generated.sh=tools/dist/generated.sh
 
-DIST_PAIRS = $(foreach f,$(DIST_COPIED),$(f)=$(f)) $(DIST_RENAMED)
+# The generated files, each made by tools/dist/generated.sh under
+# $(DIST_GEN) from its generator, flavour and flags, which its first line
+# names (so the tarball's make regen makes the same bytes):
+# dist_generated PATH-IN-TARBALL, SCRIPT, FLAVOUR FLAGS.
+DIST_GENERATED :=
+define dist_generated
+DIST_GENERATED += $(1)
+$(DIST_GEN)/$(1): $(2) tools/dist/generated.sh
+	PERL='$$(PERL)' sh tools/dist/generated.sh make $$@ $(firstword $(2)) $(3)
+endef
+# The headers; each platform's assembly in its own flavour, the 32-bit
+# modules with the flags the library's build gives them (mk/m32.mk: ELF
+# and Mach-O position independent, Win32 never).
+$(foreach h,$(DIST_GEN_HDRS),$(eval $(call dist_generated,gen/$(h),$(GEN_$(h)))))
+$(foreach m,$(ASM_MODULES), \
+    $(eval $(call dist_generated,asm/linux-x86_64/$(m).s,$(MODULE_$(m)) $(PERLASM_X64),elf)) \
+    $(eval $(call dist_generated,asm/macos-x86_64/$(m).s,$(MODULE_$(m)) $(PERLASM_X64),macosx)) \
+    $(eval $(call dist_generated,asm/mingw64/$(m).s,$(MODULE_$(m)) $(PERLASM_X64),mingw64)) \
+    $(eval $(call dist_generated,asm/win64-nasm/$(m).asm,$(MODULE_$(m)) $(PERLASM_X64),nasm)))
+$(foreach m,$(M32_MODULES), \
+    $(eval $(call dist_generated,asm/linux-x86/$(m).s,$(MODULE_$(m)) $(PERLASM_X86),elf $(M32_LIB_FLAGS))) \
+    $(eval $(call dist_generated,asm/macos-i386/$(m).s,$(MODULE_$(m)) $(PERLASM_X86),macosx $(M32_LIB_FLAGS))) \
+    $(eval $(call dist_generated,asm/win32-nasm/$(m).asm,$(MODULE_$(m)) $(PERLASM_X86),win32n)))
+
+DIST_PAIRS = $(foreach f,$(DIST_COPIED),$(f)=$(f)) $(DIST_RENAMED) \
+    $(foreach f,$(DIST_GENERATED),$(f)=$(DIST_GEN)/$(f))
 dist_path  = $(firstword $(subst =, ,$(1)))
 dist_file  = $(lastword $(subst =, ,$(1)))
-
-$(DIST_GEN)/macos-x86_64/%.s: $$(MODULE_$$*) $(PERLASM_X64)
-	@mkdir -p $(@D)
-	$(PERL) $(firstword $(MODULE_$*)) macosx $@
-# The x86 modules as the library has them (mk/m32.mk): Mach-O code is
-# always position independent, Win32's never is.
-$(DIST_GEN)/macos-i386/%.s: $$(MODULE_$$*) $(PERLASM_X86)
-	@mkdir -p $(@D)
-	$(PERL) $(firstword $(MODULE_$*)) macosx $(M32_LIB_FLAGS) $@
-$(DIST_GEN)/win32-nasm/%.asm: $$(MODULE_$$*) $(PERLASM_X86)
-	@mkdir -p $(@D)
-	$(PERL) $(firstword $(MODULE_$*)) win32n $@
 
 # The lists the tarball's Makefile needs; an empty one means a variable
 # here lost its name, so that is an error rather than a broken tarball.
@@ -86,9 +102,10 @@ $(DIST)/Makefile: tools/dist/Makefile $(filter-out %.d,$(MAKEFILE_LIST))
 	@if grep -n '@[A-Za-z0-9_]*@' $@.tmp; then echo "make dist: $< has a placeholder with no value" >&2; rm -f $@.tmp; exit 1; fi
 	mv $@.tmp $@
 
+# (make-dist.sh writes the tarball's VERSION file.)
 .PHONY: dist print-dist-files
 dist: $$(foreach p,$$(DIST_PAIRS),$$(call dist_file,$$(p)))
 	@TAR='$(TAR)' sh tools/dist/make-dist.sh $(BUILD) '$(VERSION)' $(DIST_PAIRS)
 
 print-dist-files:
-	@printf '%s\n' $(sort $(foreach p,$(DIST_PAIRS),$(call dist_path,$(p))))
+	@printf '%s\n' $(sort VERSION $(foreach p,$(DIST_PAIRS),$(call dist_path,$(p))))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Writes OUTDIR/crypto-asm-VERSION.tar.gz holding each SRC as
-# crypto-asm-VERSION/DEST, the same bytes on every run: entries sorted by
+# Writes OUTDIR/perlasm-x86-VERSION.tar.gz holding each SRC as
+# perlasm-x86-VERSION/DEST and a file VERSION holding VERSION, the same
+# bytes on every run: entries sorted by
 # name, one mtime for all, owner and group 0 (numeric), modes 644 and 755,
 # gzip without a name or a time.  The files are staged in OUTDIR/dist/stage
 # and the tarball written to a temporary that is renamed, so a failure
@@ -9,8 +10,8 @@
 #
 #   make-dist.sh OUTDIR VERSION DEST=SRC...
 #
-# VERSION empty: `git describe --always --dirty`.  The mtime:
-# SOURCE_DATE_EPOCH, else the last commit's time, else 2000-01-01.
+# The mtime: SOURCE_DATE_EPOCH, else the last commit's time, else
+# 2000-01-01.
 # TAR names GNU tar (default tar).
 set -eu
 
@@ -19,9 +20,8 @@ die() { echo "make dist: $*" >&2; said=1; exit 1; }
 
 out=$1 version=$2
 shift 2
-[ -n "$version" ] || version=$(git describe --always --dirty 2>/dev/null) || :
-[ -n "$version" ] || die "no version: not a git checkout; give VERSION=..."
 case $version in
+    '') die "no version: the VERSION file is empty; give VERSION=..." ;;
     *[!A-Za-z0-9._+-]*) die "VERSION \"$version\" may hold only letters, digits and . _ + -" ;;
 esac
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || :)}
@@ -30,7 +30,7 @@ case $epoch in
     *[!0-9]*) die "SOURCE_DATE_EPOCH \"$epoch\" is not a number of seconds" ;;
 esac
 
-name=crypto-asm-$version
+name=perlasm-x86-$version
 tarball=$out/$name.tar.gz
 stage=$out/dist/stage
 rm -rf "$stage" "$tarball" "$tarball.tmp"
@@ -50,6 +50,8 @@ for pair; do
     cp "${pair#*=}" "$dest"
     chmod 644 "$dest"
 done
+echo "$version" >"$stage/$name/VERSION"
+chmod 644 "$stage/$name/VERSION"
 
 # Directories get 755 whatever the umask (X: only where x is already set).
 ${TAR:-tar} -C "$stage" -cf "$stage/$name.tar" --format=ustar --sort=name \
