@@ -333,7 +333,7 @@ help:
 	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'
 	@echo '  uninstall       remove exactly what install wrote'
-	@echo '  dist            a reproducible source tarball with pre-generated assembly'
+	@echo '  dist            build/perlasm-x86-VERSION.tar.gz: sources, generators, generated assembly'
 	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
 	@echo '  openssl-source  fetch OpenSSL 3.0 source once (apt-get source), print its path'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'

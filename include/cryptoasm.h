@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * crypto-asm dispatching API: one call per mode that runs the fastest AES or
+ * perlasm-x86 dispatching API: one call per mode that runs the fastest AES or
  * SHA-1 implementation this CPU offers (as seen through OPENSSL_ia32cap_P,
  * so the OPENSSL_ia32cap environment variable can force a slower one).
  * Every implementation gives the same bytes; only the speed differs.

@@ -1,23 +1,33 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
 # make dist (mk/dist.mk, tools/dist/): the release tarball.
-#  - made twice (the second time under umask 077, a second later) it is the
-#    same bytes; gzip stores no name or time; every entry is owned by 0/0,
-#    has one mtime (the last commit's, or SOURCE_DATE_EPOCH's), mode 644 or
-#    755, each directory's entries in name order, all under
-#    crypto-asm-VERSION/ with VERSION from git describe;
-#  - its files are exactly `make print-dist-files` (the Makefile's lists),
-#    every platform the tarball's Makefile accepts has its assembly, the
-#    x86_64 ones the same modules, the ELF x86_64 files equal the build's,
-#    and no file holds this checkout's path or today's date;
+#  - made twice (the second time under umask 077 and another TZ, a second
+#    later) it is the same bytes; gzip stores no name or time; every entry
+#    is owned by 0/0, has one mtime (the last commit's, or
+#    SOURCE_DATE_EPOCH's), mode 644 or 755, each directory's entries in
+#    name order, all under perlasm-x86-VERSION/, named and holding a
+#    VERSION file after the repository's VERSION file (or VERSION=...);
+#  - its files are exactly `make print-dist-files` (the Makefile's lists);
+#    they hold every file git tracks under perlasm/ and every Perl file
+#    under crypto/ but the one named here as no generator, and the test
+#    vectors matching their SHA256SUMS; every platform the tarball's
+#    Makefile accepts has its assembly, the x86_64 ones the same modules;
+#    every file in asm/ and gen/ starts with a line naming a shipped
+#    generator, its platform's flavour and flags, below which the ELF
+#    x86_64 files are the build's; no file holds this checkout's path or
+#    today's date;
 #  - bad VERSION or SOURCE_DATE_EPOCH, or a failing tar: one "make dist:"
 #    line, non-zero exit, no tarball and no temporary left;
+#  - unpacked, every generated file cut to its first line, `make regen`
+#    gives back the shipped bytes (perl and the tarball's generators only);
 #  - unpacked and built with no perl on PATH: linux-x86_64's archive holds
 #    the assembly (AES_encrypt, aesni_encrypt, sha1_block_data_order
-#    defined), `make check` runs every implementation each known-answer
-#    program lists over the vector files (the C ones must pass with tests
-#    counted), fails over an empty vector directory, and `make install`
-#    puts the archive and every header under DESTDIR;
+#    defined), `make check` with no VECTORS runs every implementation each
+#    known-answer program lists over the shipped vector files (the C ones
+#    must pass with tests counted; every vector file read, where atimes
+#    are kept), fails over an empty vector directory, `make install` puts
+#    the archive, every header and a .pc identical to the repository's
+#    install's under DESTDIR, and `make uninstall` leaves no file there;
 #  - linux-x86 under qemu-i386, mingw64 and win64-nasm under wine64 (or
 #    build-only), win32-nasm build-only, the macOS assembly through
 #    clang -target: each when its tools exist, else a SKIP naming them;
@@ -43,7 +53,6 @@ delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES)};
 my $root    = abs_path("$FindBin::Bin/../..");
 my $build   = $ENV{BUILD} // 'build';
 my $buildp  = File::Spec->rel2abs($build, $root);
-my $vectors = File::Spec->rel2abs($ENV{VECTORS} // 'test/vectors', $root);
 my $dir     = tempdir(CLEANUP => 1);
 my @MAKE    = ('make', '--no-print-directory', '-s', '-C', $root, "BUILD=$build");
 
@@ -66,32 +75,28 @@ sub make_dist {
     return ($st, $out, $tarball);
 }
 
+sub version_file { my $v = slurp("$root/VERSION") // ''; chomp $v; return $v }
+my $version = version_file();
+
 # --- reproducible --------------------------------------------------------
-my ($st, $out, $tarball) = make_dist({});
+my ($st, $out, $tarball) = make_dist({ TZ => 'UTC' });
 result($st == 0 && defined $tarball && -f $tarball, 'make dist writes a tarball')
     or diag(tail_lines($out, 20)), finish();
 my $sum1 = sha256($tarball);
 unlink $tarball;
 sleep 1;
 my $old_umask = umask 077;
-my ($st2, $out2, $tarball2) = make_dist({});
+my ($st2, $out2, $tarball2) = make_dist({ TZ => 'Pacific/Kiritimati' });
 umask $old_umask;
 my $sum2 = defined $tarball2 && -f $tarball2 ? sha256($tarball2) : 'none';
 result($st2 == 0 && ($tarball2 // "") eq $tarball && $sum1 eq $sum2,
-       "make dist twice (1 s apart, umask 077): the same bytes, sha256 $sum1 / $sum2");
+       "make dist twice (1 s apart, umask 077, TZ UTC then UTC+14): the same bytes, sha256 $sum1 / $sum2");
 printf "# %s: %d bytes\n", $tarball, -s $tarball;
 
-my ($gst, $describe) = capture('git', '-C', $root, 'describe', '--always', '--dirty');
-chomp $describe;
-my $version = $gst == 0 ? $describe : undef;
 my ($cst, $commit_time) = capture('git', '-C', $root, 'log', '-1', '--format=%ct');
 chomp $commit_time;
-if (defined $version) {
-    result(basename($tarball) eq "crypto-asm-$version.tar.gz",
-           "named after git describe: crypto-asm-$version.tar.gz");
-} else {
-    result(1, 'named after git describe', 'SKIP not a git checkout');
-}
+result($version =~ /^\d+\.\d+\.\d+$/ && basename($tarball) eq "perlasm-x86-$version.tar.gz",
+       "named after the VERSION file: perlasm-x86-$version.tar.gz");
 
 my $gz = slurp($tarball);
 result(substr($gz, 0, 2) eq "\x1f\x8b" && !(ord(substr($gz, 3, 1)) & 0x08)
@@ -99,7 +104,7 @@ result(substr($gz, 0, 2) eq "\x1f\x8b" && !(ord(substr($gz, 3, 1)) & 0x08)
 
 # --- what the tarball holds ----------------------------------------------------
 my @members = Archive::Tar->new($tarball)->get_files;
-my $top = defined $version ? "crypto-asm-$version" : ($members[0]->full_path =~ m{^([^/]+)})[0];
+my $top = "perlasm-x86-$version";
 my $epoch = $cst == 0 ? $commit_time : 946684800;
 my @bad_meta = grep {
     my $want = $_->is_dir ? 0755 : 0644;
@@ -130,6 +135,31 @@ my @extra   = grep { !$expected{$_} } sort keys %in_tar;
 result($pst == 0 && scalar(keys %expected) > 20 && !@missing && !@extra,
        sprintf('the files are those of make print-dist-files (%d)', scalar keys %expected))
     or diag(map({ "missing: $_" } @missing), map({ "extra: $_" } @extra));
+my $shipped_version = $in_tar{VERSION} ? $in_tar{VERSION}->get_content : '';
+result($shipped_version eq "$version\n", "its VERSION file holds $version");
+
+# The generators: all of perlasm/, every Perl file under crypto/ but these
+# (not run by any build).
+my %NOT_GENERATORS = ('crypto/aes/asm/aes-586/mca_block.pl' => 'an llvm-mca aid');
+my ($lst, $tracked) = capture('git', '-C', $root, 'ls-files', 'perlasm', 'crypto');
+if ($lst != 0) {
+    result(1, 'every generator git tracks is shipped', 'SKIP not a git checkout');
+} else {
+    my @generators = grep { m{^perlasm/} || (m{\.p[lm]$} && !$NOT_GENERATORS{$_}) } lines($tracked);
+    my @unshipped = grep { !$in_tar{$_} } @generators;
+    result(@generators > 40 && !@unshipped, 'every generator git tracks under perlasm/ and crypto/ is shipped ('
+           . @generators . ' files)') or diag(map { "not shipped: $_" } @unshipped);
+}
+
+# The vectors, as their SHA256SUMS (shipped too) lists them.
+my $sums_member = $in_tar{'test/vectors/SHA256SUMS'};
+my @sums = map { [ split /  /, $_, 2 ] } lines($sums_member ? $sums_member->get_content : '');
+my @bad_vectors = grep {
+    my $m = $in_tar{"test/vectors/$_->[1]"};
+    !$m || Digest::SHA::sha256_hex($m->get_content) ne $_->[0]
+} @sums;
+result(@sums > 40 && !@bad_vectors, 'the ' . @sums . ' test vector files its SHA256SUMS lists, matching it')
+    or diag(map { "missing or different: $_->[1]" } @bad_vectors);
 
 # Modules per platform directory.
 my %modules;
@@ -146,12 +176,33 @@ result(@x86_64 == 4 && $same_set->(@x86_64), "x86_64 platforms @x86_64 carry the
        . join(' ', sort keys %{ $modules{'linux-x86_64'} // {} }));
 result(@x86 == 3 && $same_set->(@x86), "32-bit platforms @x86 carry aes-586");
 
+# Each generated file's first line: a shipped generator, the platform's
+# flavour and the flags the library's build uses (the 32-bit ELF and Mach-O
+# code position independent).
+my %FLAVOUR = ('linux-x86_64' => 'elf', 'macos-x86_64' => 'macosx', mingw64 => 'mingw64', 'win64-nasm' => 'nasm',
+               'linux-x86' => 'elf, flags -fPIC', 'macos-i386' => 'macosx, flags -fPIC', 'win32-nasm' => 'win32n');
+my (%body_of, @unheaded);
+my @generated = grep { m{^(?:asm|gen)/} } sort keys %in_tar;
+for my $path (@generated) {
+    my ($first, $body) = split /\n/, $in_tar{$path}->get_content, 2;
+    my ($lead, $script, $how) = $first =~ m{^(#|;|/\*) Generated by (\S+)(?: \((flavour [^)]*)\))? -- do not edit; regenerate with make regen(?: \*/)?$};
+    my $want_lead = $path =~ /\.h$/ ? '/*' : $path =~ /\.asm$/ ? ';' : '#';
+    my $want_how  = $path =~ m{^asm/([^/]+)/} ? "flavour $FLAVOUR{$1}" : '';
+    push @unheaded, "$path: $first"
+        if !defined $lead || $lead ne $want_lead || !$in_tar{$script} || $script !~ m{^crypto/}
+           || ($how // '') ne $want_how;
+    $body_of{$path} = $body;
+}
+result(@generated == 3 + 3 * 7 && !@unheaded, 'every file in asm/ and gen/ (' . @generated
+       . ') starts with a line naming its shipped generator, flavour and flags')
+    or diag(@unheaded[0 .. ($#unheaded < 4 ? $#unheaded : 4)]);
+
 my @elf64 = sort keys %{ $modules{'linux-x86_64'} // {} };
 my @stale = grep {
     my $mine = slurp("$buildp/gen/asm/$_.s");
-    !defined $mine || $mine ne $in_tar{"asm/linux-x86_64/$_.s"}->get_content
+    !defined $mine || $mine ne ($body_of{"asm/linux-x86_64/$_.s"} // '')
 } @elf64;
-result(@elf64 && !@stale, "asm/linux-x86_64/ is the build's $build/gen/asm/")
+result(@elf64 && !@stale, "asm/linux-x86_64/ below that line is the build's $build/gen/asm/")
     or diag(map { "differs: $_" } @stale);
 
 # The generated files (the rest is copied from the checkout as it is).
@@ -161,12 +212,13 @@ my @leaky = grep { my $c = $in_tar{$_}->get_content; index($c, $root) >= 0 || in
 result(!@leaky, "no generated file holds this checkout's path or today's date ($today)")
     or diag(map { "in: $_" } @leaky);
 
-my ($sst, $sout, $sde_tarball) = make_dist({ SOURCE_DATE_EPOCH => 1234567890, VERSION => 't94-sde' });
+my ($sst, $sout, $sde_tarball) = make_dist({ SOURCE_DATE_EPOCH => 1234567890 }, 'VERSION=t94-sde');
 my @sde_times = $sst == 0 && $sde_tarball
     ? map { $_->mtime } Archive::Tar->new($sde_tarball)->get_files : ();
+my $sde_version = @sde_times ? Archive::Tar->new($sde_tarball)->get_content('perlasm-x86-t94-sde/VERSION') : '';
 result(@sde_times && !grep({ $_ != 1234567890 } @sde_times)
-       && basename($sde_tarball // '') eq 'crypto-asm-t94-sde.tar.gz',
-       'SOURCE_DATE_EPOCH=1234567890 VERSION=t94-sde: crypto-asm-t94-sde.tar.gz, every mtime 1234567890');
+       && basename($sde_tarball // '') eq 'perlasm-x86-t94-sde.tar.gz' && ($sde_version // '') eq "t94-sde\n",
+       'SOURCE_DATE_EPOCH=1234567890 VERSION=t94-sde: perlasm-x86-t94-sde.tar.gz, VERSION t94-sde, every mtime 1234567890');
 unlink $sde_tarball if $sde_tarball;
 
 # --- bad input -------------------------------------------------------------------
@@ -176,11 +228,39 @@ for my $case (['VERSION=bad/name', {}, 'VERSION=bad/name'],
     my ($what, $env, @args) = @$case;
     my ($bst, $bout) = make_dist($env, @args);
     my @said = grep { /^make dist: / } lines($bout);
-    my @left = glob("$buildp/crypto-asm-t94-bad* $buildp/crypto-asm-bad*");
+    my @left = glob("$buildp/perlasm-x86-t94-bad* $buildp/perlasm-x86-bad*");
     result($bst != 0 && @said == 1 && !@left, "make dist with $what: fails, one line, no tarball"
            . (@said ? " ($said[0])" : ''))
         or diag(lines($bout), map { "left: $_" } @left);
 }
+
+# --- make regen, in a tree of its own --------------------------------------------
+# Every generated file cut to its first line, which is all regen reads.
+my $regen = "$dir/regen";
+mkdir $regen or die "$regen: $!\n";
+my ($rxst, $rxout) = capture('tar', '-C', $regen, '-xzf', $tarball);
+for my $path (@generated) {
+    my $f = "$regen/$top/$path";
+    my ($first) = split /\n/, $in_tar{$path}->get_content, 2;
+    open(my $fh, '>', $f) or die "$f: $!\n";
+    print $fh "$first\n";
+    close $fh or die "$f: $!\n";
+}
+my ($rst, $rout) = capture('make', '--no-print-directory', '-C', "$regen/$top", '-j2', 'regen');
+my @differ = grep { (slurp("$regen/$top/$_") // '') ne $in_tar{$_}->get_content } @generated;
+my ($fst, $found) = capture('find', "$regen/$top", '-type', 'f');
+my @stray = grep { !$in_tar{$_} } map { s{^\Q$regen/$top/\E}{}r } lines($found);
+result($rxst == 0 && $rst == 0 && @generated && !@differ && !@stray,
+       'make regen, each generated file cut to its first line: all ' . @generated . ' back, byte for byte, nothing left beside them')
+    or diag(tail_lines($rout, 10), map({ "differs: $_" } @differ), map({ "left: $_" } @stray));
+
+# The repository's own install of the .pc, for the tarball's to match.
+my $repo_dest = "$dir/repo-dest";
+my ($rist, $riout) = capture(@MAKE, 'install', 'PREFIX=/usr', "DESTDIR=$repo_dest");
+my $repo_pc = slurp("$repo_dest/usr/lib/pkgconfig/libcrypto-asm.pc");
+result($rist == 0 && defined $repo_pc && $repo_pc =~ /^Version: \Q$version\E$/m,
+       "the repository's make install PREFIX=/usr: a .pc with Version: $version")
+    or diag(tail_lines($riout, 10));
 
 # --- built from the tarball with no perl on PATH -----------------------------------------
 my $nopl = "$dir/bin";
@@ -245,8 +325,25 @@ if ($built) {
     my @absent = grep { $syms !~ /^[0-9a-f]+ T \Q$_\E$/m } qw(AES_encrypt aesni_encrypt sha1_block_data_order);
     result($nst == 0 && !@absent, 'the archive defines AES_encrypt, aesni_encrypt, sha1_block_data_order')
         or diag("absent: @absent");
-    my ($cst, $cout) = in_tree('-j2', 'check', "VECTORS=$vectors");
+    # Which shipped vector files make check reads: each one's atime set
+    # before its mtime, a read moves it past (relatime does; under
+    # noatime the count is a SKIP).
+    my @vector_files = map { "$tree/test/vectors/$_->[1]" } @sums;
+    my $reset = sub { utime(946684800, (stat $_)[9], $_) for @_ };
+    my $was_read = sub { return (stat $_[0])[8] > (stat $_[0])[9] };
+    $reset->(@vector_files);
+    slurp($vector_files[0]);
+    my $atime_kept = $was_read->($vector_files[0]);
+    $reset->($vector_files[0]);
+    my ($cst, $cout) = in_tree('-j2', 'check');
     check_report('linux-x86_64', '', [], $cst, $cout);
+    if ($atime_kept) {
+        my @unread = grep { !$was_read->($_) } @vector_files;
+        result(@vector_files && !@unread, 'make check with no VECTORS read all ' . @vector_files
+               . ' shipped vector files') or diag(map { "not read: $_" } @unread);
+    } else {
+        result(1, 'make check with no VECTORS read the shipped vector files', "SKIP $tree keeps no atimes");
+    }
     mkdir "$dir/empty" or die;
     my ($est, $eout) = in_tree('check', "VECTORS=$dir/empty");
     result($est != 0 && $eout =~ /^FAIL /m && $eout =~ /^kat: 0 passed/m,
@@ -257,6 +354,14 @@ if ($built) {
     my @installed = grep { -f } map { my $h = s{^include/}{}r; glob("$dest/usr/include/*/$h"), "$dest/usr/include/$h" } @headers;
     result($ist == 0 && -f "$dest/usr/lib/libcrypto-asm.a" && @installed == @headers,
            'make install PREFIX=/usr DESTDIR=...: the archive in usr/lib, ' . @headers . ' headers in usr/include');
+    my $pc = slurp("$dest/usr/lib/pkgconfig/libcrypto-asm.pc");
+    result(defined $pc && defined $repo_pc && $pc eq $repo_pc,
+           "and usr/lib/pkgconfig/libcrypto-asm.pc, the same bytes as the repository's install writes")
+        or diag(lines($pc // 'no .pc'));
+    my ($ust, $uout) = in_tree('uninstall', 'PREFIX=/usr', "DESTDIR=$dest");
+    my ($fst, $left) = capture('find', $dest, '-type', 'f');
+    result($ust == 0 && $fst == 0 && $left eq '', 'make uninstall: no file left under DESTDIR')
+        or diag(lines($left), tail_lines($uout, 5));
 }
 
 # The other platforms, each when its tools exist.
@@ -287,7 +392,7 @@ sub other_platform {
         return;
     }
     $p{before_run}->() if $p{before_run};
-    my ($st, $out) = in_tree("PLATFORM=$p{platform}", 'check', "VECTORS=$vectors", "EXEC=@{ $p{run} }");
+    my ($st, $out) = in_tree("PLATFORM=$p{platform}", 'check', "EXEC=@{ $p{run} }");
     check_report($p{platform}, $p{exe}, $p{run}, $st, $out);
 }
 

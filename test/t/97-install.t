@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # make install / uninstall / help, as a packager uses them:
 #  - install into DESTDIR writes the archive, the headers and a pkg-config
-#    file whose libdir is ${prefix}-relative and whose Libs is -L -l;
+#    file whose libdir is ${prefix}-relative, whose Libs is -L -l and whose
+#    Version is the VERSION file's;
 #  - a second install with another PREFIX writes that PREFIX (the file is
 #    remade, not kept from the first);
 #  - a program compiled and linked with `pkg-config --cflags --libs` against
@@ -42,9 +43,12 @@ my @want = ('/opt/one/include/crypto-asm/cryptoasm.h', map({ "/opt/one/include/c
 result($st == 0 && "@installed" eq join(' ', sort @want), 'install writes the archive, 4 headers and the .pc')
     or print "#   $out#   installed: @installed\n";
 my $pc = slurp("$dest/opt/one/lib/pkgconfig/libcrypto-asm.pc");
+my $version = slurp('VERSION') =~ s/\n\z//r;
 result($pc =~ /^prefix=\/opt\/one$/m && $pc =~ /^libdir=\$\{prefix\}\/lib$/m
-       && $pc =~ /^includedir=\$\{prefix\}\/include\/crypto-asm$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m,
-       'the .pc: prefix, ${prefix}-relative libdir and includedir, Libs -L -l') or print "#   $pc";
+       && $pc =~ /^includedir=\$\{prefix\}\/include\/crypto-asm$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m
+       && $version =~ /^\d+\.\d+\.\d+$/ && $pc =~ /^Version: \Q$version\E$/m,
+       "the .pc: prefix, \${prefix}-relative libdir and includedir, Libs -L -l, Version $version")
+    or print "#   $pc";
 
 ($st, $out) = capture('make', '-s', "BUILD=$build", "DESTDIR=$dest", 'PREFIX=/opt/two', 'install');
 my $pc2 = slurp("$dest/opt/two/lib/pkgconfig/libcrypto-asm.pc");
