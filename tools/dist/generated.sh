@@ -17,6 +17,10 @@
 set -eu
 
 die() { echo "generated.sh: $*" >&2; exit 1; }
+# An interrupted run leaves no temporary directory behind.
+tmp=
+trap 'if [ -n "$tmp" ]; then rm -rf "$tmp"; fi' EXIT
+trap 'exit 1' HUP INT TERM
 
 # make OUT SCRIPT [FLAVOUR [FLAG...]]: the script's output below its line.
 make_one() {
@@ -35,10 +39,7 @@ make_one() {
     # The script writes a file of the same name in a directory of its own
     # (so nothing that depends on the name changes).
     tmp=$(mktemp -d "$dir/.gen.XXXXXX")
-    if ! ${PERL:-perl} "$script" "$@" "$tmp/$(basename "$out")"; then
-        rm -rf "$tmp"
-        die "$out: $script failed"
-    fi
+    ${PERL:-perl} "$script" "$@" "$tmp/$(basename "$out")" || die "$out: $script failed"
     {
         case $out in
             *.asm) printf '; %s\n' "$text" ;;
@@ -49,6 +50,7 @@ make_one() {
     } >"$tmp/stamped"
     mv "$tmp/stamped" "$out"
     rm -rf "$tmp"
+    tmp=
 }
 
 # regen FILE: make it again from its first line.
@@ -79,6 +81,7 @@ case $cmd in
         [ $# -ge 2 ] || die "usage: generated.sh make OUT SCRIPT [FLAVOUR [FLAG...]]"
         make_one "$@" ;;
     regen)
+        command -v "${PERL:-perl}" >/dev/null || die "make regen needs perl (give PERL=...)"
         for f; do regen_one "$f"; done ;;
     *) die "unknown command \"$cmd\" (make or regen)" ;;
 esac
