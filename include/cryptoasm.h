@@ -10,10 +10,11 @@
  *    several apply, the one listed first is returned.  A refused mode or
  *    SHA-1 call writes nothing: output, iv, counter, ecount, num and
  *    context are as they were.  A refused set_key is the exception below.
- *  - NULL: a data buffer (in, out, data) may be NULL when its length is 0,
- *    and such a call is a successful no-op.  Every other pointer (key
- *    object, key bytes, iv, counter, ecount, num, index, context, md) is
- *    needed at every length, 0 included.
+ *  - NULL: a data buffer (in, out, data) may be NULL when its length is 0;
+ *    a length-0 call the mode allows (all but XTS) is then a successful
+ *    no-op.  Every other pointer (key object, key bytes, iv, counter,
+ *    ecount, num, index, context, md) is needed at every length, 0
+ *    included.
  *  - Keys and contexts: usable after a successful set_key or init.  A
  *    set_key that fails wipes the object and leaves it unusable, however it
  *    was before: later calls with it return CASM_ERR_STATE and
