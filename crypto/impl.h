@@ -120,6 +120,10 @@ int casm_aes_lrw_set_key_with(CASM_AES_LRW_KEY *k,
                               const struct casm_aes_impl *impl,
                               const unsigned char *key, int bits);
 
+/* casm_sha1_init with a chosen implementation (whether or not the CPU
+ * has it). */
+int casm_sha1_init_with(CASM_SHA1_CTX *c, const struct casm_sha1_impl *impl);
+
 /* SHA-1 of a whole message through one chosen block function. */
 void casm_sha1_with(sha1_block_f block, const void *data, size_t len,
                     unsigned char md[20]);

@@ -7,13 +7,21 @@
  *   the dispatching API (cryptoasm.h): CASM_ERR_NULL, CASM_ERR_BITS,
  *     CASM_ERR_LENGTH;
  *   CRYPTO_xts128_encrypt and CRYPTO_lrw128_encrypt: -1 on a bad length;
- *   SHA-1 of the empty message.
- * Runs once, through the dispatcher (whatever OPENSSL_ia32cap selects).
+ *   SHA-1 of the empty message;
+ * and the contract cryptoasm.h states: enc 0 or 1, the order of the
+ * checks, a failed set_key leaving its key refused, NULL data only at
+ * length 0, the XTS data-unit limit, the streamed SHA-1 context's life.
+ * These run once, through the dispatcher (whatever OPENSSL_ia32cap
+ * selects).  The buffer rules (any alignment, in place, partial overlap
+ * refused) run for every AES implementation the CPU has.
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cryptoasm.h"
+#include "impl.h"
 #include "lib/tap.h"
 
 #define SENTINEL 0xa5
@@ -410,10 +418,11 @@ static int digest_is(const unsigned char md[20], const char *hex, const char *la
     return 0;
 }
 
+static const char empty_hex[] = "da39a3ee5e6b4b0d3255bfef95601890afd80709";
+static const char abc_hex[] = "a9993e364706816aba3e25717850c26c9cd0d89d";
+
 static void test_sha1(void)
 {
-    static const char empty_hex[] = "da39a3ee5e6b4b0d3255bfef95601890afd80709";
-    static const char abc_hex[] = "a9993e364706816aba3e25717850c26c9cd0d89d";
     unsigned char md[20];
 
     memset(md, SENTINEL, sizeof(md));
@@ -449,6 +458,486 @@ static void test_sha1(void)
            impl ? impl : "(null)");
 }
 
+/* ---- enc, the order of the checks, failed set_key -------------------------- */
+
+/* 1 if the n bytes at p are all zero. */
+static int all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != 0)
+            return 0;
+    return 1;
+}
+
+static void test_enc_values(void)
+{
+    static const int bad_enc[] = {2, -1, 0x100, INT_MIN};
+    CASM_AES_KEY k;
+    CASM_AES_XTS_KEY xk;
+    CASM_AES_LRW_KEY lk;
+    unsigned char out[64], iv[16];
+    char name[200];
+
+    if (casm_aes_set_key(&k, key32, 128) != 0 ||
+        casm_aes_xts_set_key(&xk, key64, 128) != 0 ||
+        casm_aes_lrw_set_key(&lk, key64, 128) != 0)
+        tap_bail("setting the keys failed");
+    for (size_t i = 0; i < sizeof(bad_enc) / sizeof(bad_enc[0]); i++) {
+        int e = bad_enc[i], rc[4];
+        memset(out, SENTINEL, sizeof(out));
+        memset(iv, SENTINEL, sizeof(iv));
+        rc[0] = casm_aes_ecb(&k, input, out, 32, e);
+        rc[1] = casm_aes_cbc(&k, input, out, 32, iv, e);
+        rc[2] = casm_aes_xts(&xk, iv, input, out, 32, e);
+        rc[3] = casm_aes_lrw(&lk, iv, input, out, 32, e);
+        int ok_out = untouched(out, sizeof(out), "out");
+        int ok_iv = untouched(iv, sizeof(iv), "iv");
+        snprintf(name, sizeof(name),
+                 "enc %d: casm_aes_ecb, _cbc, _xts and _lrw return CASM_ERR_ENC, "
+                 "output and iv untouched", e);
+        if (!tap_ok(rc[0] == CASM_ERR_ENC && rc[1] == CASM_ERR_ENC &&
+                    rc[2] == CASM_ERR_ENC && rc[3] == CASM_ERR_ENC && ok_out && ok_iv,
+                    "%s", name))
+            tap_diag("  expected %d each; got %d %d %d %d", CASM_ERR_ENC, rc[0],
+                     rc[1], rc[2], rc[3]);
+    }
+
+    /* Several faults at once: the first in the header's list wins. */
+    check_rc(casm_aes_ecb(NULL, input, out, 17, 2), CASM_ERR_NULL,
+             "casm_aes_ecb with a NULL key, enc 2 and len 17 returns CASM_ERR_NULL");
+    check_rc(casm_aes_ecb(&k, input, out, 17, 2), CASM_ERR_ENC,
+             "casm_aes_ecb with enc 2 and len 17 returns CASM_ERR_ENC");
+    check_rc(casm_aes_ecb(&k, out, out + 1, 17, 1), CASM_ERR_LENGTH,
+             "casm_aes_ecb with len 17 and overlapping buffers returns CASM_ERR_LENGTH");
+    CASM_AES_KEY zero;
+    memset(&zero, 0, sizeof(zero));
+    check_rc(casm_aes_ecb(&zero, input, out, 17, 2), CASM_ERR_STATE,
+             "casm_aes_ecb with an all-zero key object, enc 2 and len 17 returns "
+             "CASM_ERR_STATE");
+    tap_ok(casm_aes_key_impl(&zero) == NULL,
+           "casm_aes_key_impl of an all-zero key object is NULL");
+}
+
+/* Every mode call with k returns CASM_ERR_STATE and writes nothing. */
+static int modes_refuse(const CASM_AES_KEY *k)
+{
+    unsigned char out[64], iv[16], ecount[16];
+    unsigned int num = 0;
+    memset(out, SENTINEL, sizeof(out));
+    memset(iv, SENTINEL, sizeof(iv));
+    int rc[4] = {
+        casm_aes_ecb(k, input, out, 32, 1),
+        casm_aes_cbc(k, input, out, 32, iv, 0),
+        casm_aes_ctr(k, input, out, 32, iv, ecount, &num),
+        casm_aes_ecb(k, NULL, NULL, 0, 0),
+    };
+    int ok = untouched(out, sizeof(out), "out") & untouched(iv, sizeof(iv), "iv");
+    for (int i = 0; i < 4; i++) {
+        if (rc[i] != CASM_ERR_STATE) {
+            tap_diag("  call %d returned %d, expected %d", i, rc[i], CASM_ERR_STATE);
+            ok = 0;
+        }
+    }
+    return ok && num == 0;
+}
+
+/* The two-part keys: set one, and one 32-byte call with it. */
+static CASM_AES_XTS_KEY xts_key;
+static CASM_AES_LRW_KEY lrw_key;
+
+static int xts_set(const unsigned char *key, int bits)
+{
+    return casm_aes_xts_set_key(&xts_key, key, bits);
+}
+
+static int xts_run(unsigned char *out)
+{
+    static const unsigned char iv[16];
+    return casm_aes_xts(&xts_key, iv, input, out, 32, 1);
+}
+
+static int lrw_set(const unsigned char *key, int bits)
+{
+    return casm_aes_lrw_set_key(&lrw_key, key, bits);
+}
+
+static int lrw_run(unsigned char *out)
+{
+    static const unsigned char index[16];
+    return casm_aes_lrw(&lrw_key, index, input, out, 32, 0);
+}
+
+static const struct tweaked_key {
+    const char *name;           /* the mode function */
+    void *obj;
+    size_t size;
+    int (*set)(const unsigned char *key, int bits);
+    int (*run)(unsigned char *out);
+} tweaked[] = {
+    {"casm_aes_xts", &xts_key, sizeof(xts_key), xts_set, xts_run},
+    {"casm_aes_lrw", &lrw_key, sizeof(lrw_key), lrw_set, lrw_run},
+};
+
+/* A good key, then a set_key that fails with want: the object is wiped
+ * and the mode refuses it without writing. */
+static void refused_after(const struct tweaked_key *t, const unsigned char *key,
+                          int bits, int want, const char *why)
+{
+    unsigned char out[64];
+    if (t->set(key64, 256) != 0)
+        tap_bail("%s_set_key(256) failed", t->name);
+    int rc = t->set(key, bits);
+    memset(out, SENTINEL, sizeof(out));
+    int run = t->run(out);
+    if (!tap_ok(rc == want && run == CASM_ERR_STATE && all_zero(t->obj, t->size) &&
+                untouched(out, sizeof(out), "out"),
+                "%s_set_key with %s over a good key returns %d and wipes the whole key; "
+                "%s then returns CASM_ERR_STATE, output untouched",
+                t->name, why, want, t->name))
+        tap_diag("  set_key %d, %s %d", rc, t->name, run);
+}
+
+static void test_failed_set_key(void)
+{
+    static const struct { const unsigned char *key; int bits, rc; const char *why; } fail[] = {
+        {key32, 100, CASM_ERR_BITS, "bits 100"},
+        {NULL, 128, CASM_ERR_NULL, "NULL key bytes"},
+    };
+    CASM_AES_KEY k;
+    unsigned char out[64];
+    char name[200];
+
+    for (size_t i = 0; i < sizeof(fail) / sizeof(fail[0]); i++) {
+        if (casm_aes_set_key(&k, key32, 256) != 0)
+            tap_bail("casm_aes_set_key(256) failed");
+        int rc = casm_aes_set_key(&k, fail[i].key, fail[i].bits);
+        snprintf(name, sizeof(name),
+                 "casm_aes_set_key with %s over a good key returns %d, wipes the key, "
+                 "casm_aes_key_impl gives NULL and every mode returns CASM_ERR_STATE",
+                 fail[i].why, fail[i].rc);
+        int refused = modes_refuse(&k);
+        if (!tap_ok(rc == fail[i].rc && casm_aes_key_impl(&k) == NULL &&
+                    all_zero(&k, sizeof(k)) && refused, "%s", name))
+            tap_diag("  rc %d, name %s", rc, casm_aes_key_impl(&k) ? "set" : "NULL");
+
+        for (size_t t = 0; t < 2; t++)
+            refused_after(&tweaked[t], fail[i].key, fail[i].bits, fail[i].rc, fail[i].why);
+    }
+    refused_after(&tweaked[0], key64, 192, CASM_ERR_BITS,
+                  "bits 192 (an AES size, not an XTS one)");
+
+    /* A later successful set_key makes the object usable again. */
+    check_rc(casm_aes_set_key(&k, key32, 128) ||
+             casm_aes_ecb(&k, input, out, 16, 1), 0,
+             "casm_aes_set_key after a failed one makes the key usable again");
+}
+
+/* ---- NULL pointers: data may be NULL at length 0, nothing else may --------- */
+
+static void test_null_rule(void)
+{
+    CASM_AES_KEY k;
+    CASM_AES_XTS_KEY xk;
+    CASM_AES_LRW_KEY lk;
+    unsigned char iv[16], ecount[16], md[20];
+    unsigned int num = 0;
+
+    if (casm_aes_set_key(&k, key32, 128) != 0 ||
+        casm_aes_xts_set_key(&xk, key64, 128) != 0 ||
+        casm_aes_lrw_set_key(&lk, key64, 128) != 0)
+        tap_bail("setting the keys failed");
+    memset(iv, SENTINEL, sizeof(iv));
+
+    /* NULL in and out at length 0: a successful no-op. */
+    check_rc(casm_aes_ecb(&k, NULL, NULL, 0, 1), 0,
+             "casm_aes_ecb(NULL in, NULL out, len 0) returns 0");
+    int rc = casm_aes_cbc(&k, NULL, NULL, 0, iv, 0);
+    tap_ok(rc == 0 && untouched(iv, sizeof(iv), "iv"),
+           "casm_aes_cbc(NULL in, NULL out, len 0) returns 0, iv untouched (rc %d)", rc);
+    rc = casm_aes_ctr(&k, NULL, NULL, 0, iv, ecount, &num);
+    tap_ok(rc == 0 && num == 0 && untouched(iv, sizeof(iv), "counter"),
+           "casm_aes_ctr(NULL in, NULL out, len 0) returns 0, counter and num untouched "
+           "(rc %d)", rc);
+    check_rc(casm_aes_lrw(&lk, iv, NULL, NULL, 0, 1), 0,
+             "casm_aes_lrw(NULL in, NULL out, len 0) returns 0");
+    rc = casm_sha1(NULL, 0, md);
+    tap_ok(rc == 0 && digest_is(md, empty_hex, "got"),
+           "casm_sha1(NULL, 0, md) returns 0 and the empty message's digest (rc %d)", rc);
+    /* XTS passes the NULL check at length 0, then its length rule refuses. */
+    check_rc(casm_aes_xts(&xk, iv, NULL, NULL, 0, 1), CASM_ERR_LENGTH,
+             "casm_aes_xts(NULL in, NULL out, len 0) returns CASM_ERR_LENGTH");
+
+    /* At a nonzero length the data pointers are needed. */
+    check_rc(casm_aes_ecb(&k, NULL, md, 16, 1), CASM_ERR_NULL,
+             "casm_aes_ecb(NULL in, len 16) returns CASM_ERR_NULL");
+    check_rc(casm_aes_ctr(&k, input, NULL, 1, iv, ecount, &num), CASM_ERR_NULL,
+             "casm_aes_ctr(NULL out, len 1) returns CASM_ERR_NULL");
+    check_rc(casm_aes_xts(&xk, iv, input, NULL, 16, 0), CASM_ERR_NULL,
+             "casm_aes_xts(NULL out, len 16) returns CASM_ERR_NULL");
+    check_rc(casm_sha1(NULL, 1, md), CASM_ERR_NULL,
+             "casm_sha1(NULL data, len 1) returns CASM_ERR_NULL");
+
+    /* Every other pointer is needed at length 0 as well. */
+    static const char *const what[] = {
+        "casm_aes_ecb, NULL key", "casm_aes_cbc, NULL key", "casm_aes_cbc, NULL iv",
+        "casm_aes_ctr, NULL key", "casm_aes_ctr, NULL counter",
+        "casm_aes_ctr, NULL ecount", "casm_aes_ctr, NULL num",
+        "casm_aes_xts, NULL key", "casm_aes_xts, NULL iv",
+        "casm_aes_lrw, NULL key", "casm_aes_lrw, NULL index",
+        "casm_sha1, NULL md",
+    };
+    const int got[] = {
+        casm_aes_ecb(NULL, NULL, NULL, 0, 1),
+        casm_aes_cbc(NULL, NULL, NULL, 0, iv, 1),
+        casm_aes_cbc(&k, NULL, NULL, 0, NULL, 1),
+        casm_aes_ctr(NULL, NULL, NULL, 0, iv, ecount, &num),
+        casm_aes_ctr(&k, NULL, NULL, 0, NULL, ecount, &num),
+        casm_aes_ctr(&k, NULL, NULL, 0, iv, NULL, &num),
+        casm_aes_ctr(&k, NULL, NULL, 0, iv, ecount, NULL),
+        casm_aes_xts(NULL, iv, NULL, NULL, 0, 1),
+        casm_aes_xts(&xk, NULL, NULL, NULL, 0, 1),
+        casm_aes_lrw(NULL, iv, NULL, NULL, 0, 1),
+        casm_aes_lrw(&lk, NULL, NULL, NULL, 0, 1),
+        casm_sha1(NULL, 0, NULL),
+    };
+    for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); i++) {
+        char name[160];
+        snprintf(name, sizeof(name), "%s at len 0 returns CASM_ERR_NULL", what[i]);
+        check_rc(got[i], CASM_ERR_NULL, name);
+    }
+}
+
+/* ---- XTS data-unit limit ---------------------------------------------------- */
+
+static void test_xts_limit(void)
+{
+    const size_t max = CASM_AES_XTS_MAX_LEN;
+    unsigned char iv[16] = {1};
+    CASM_AES_XTS_KEY xk;
+    unsigned char *buf = malloc(max + 32);
+    char name[200];
+
+    if (buf == NULL)
+        tap_bail("no memory for %zu bytes", max + 32);
+    if (casm_aes_xts_set_key(&xk, key64, 256) != 0)
+        tap_bail("casm_aes_xts_set_key(256) failed");
+    tap_ok(max == (size_t)16 << 20, "CASM_AES_XTS_MAX_LEN is 2^20 blocks of 16 bytes");
+
+    static const size_t over[] = {1, 15, 16, 17};
+    for (size_t i = 0; i < sizeof(over) / sizeof(over[0]); i++) {
+        memset(buf, SENTINEL, max + 32);
+        int rc = casm_aes_xts(&xk, iv, buf, buf, max + over[i], 1);
+        snprintf(name, sizeof(name),
+                 "casm_aes_xts of 2^24 + %zu bytes returns CASM_ERR_LENGTH, buffer untouched",
+                 over[i]);
+        if (!tap_ok(rc == CASM_ERR_LENGTH && untouched(buf, max + 32, "buf"), "%s", name))
+            tap_diag("  expected %d, got %d", CASM_ERR_LENGTH, rc);
+    }
+    check_rc(casm_aes_xts(&xk, iv, input, input, SIZE_MAX, 0), CASM_ERR_LENGTH,
+             "casm_aes_xts of SIZE_MAX bytes returns CASM_ERR_LENGTH");
+
+    /* Exactly the limit: accepted, and decrypts back. */
+    for (size_t i = 0; i < max; i++)
+        buf[i] = (unsigned char)(i ^ (i >> 9));
+    memset(buf + max, SENTINEL, 32);
+    int e = casm_aes_xts(&xk, iv, buf, buf, max, 1);
+    int changed = buf[0] != 0 || buf[1] != 1 || buf[max - 1] != (unsigned char)((max - 1) ^ ((max - 1) >> 9));
+    int d = casm_aes_xts(&xk, iv, buf, buf, max, 0);
+    size_t bad = max;
+    for (size_t i = 0; i < max && bad == max; i++)
+        if (buf[i] != (unsigned char)(i ^ (i >> 9)))
+            bad = i;
+    if (!tap_ok(e == 0 && d == 0 && changed && bad == max &&
+                untouched(buf + max, 32, "past the unit"),
+                "casm_aes_xts of exactly 2^24 bytes in place encrypts, decrypts back and "
+                "writes nothing past it"))
+        tap_diag("  rc %d/%d, first wrong byte %zu", e, d, bad);
+    free(buf);
+}
+
+/* ---- Buffers: any alignment, in place, partial overlap refused --------------- */
+
+enum { ECB, CBC, CTR, XTS, LRW, NMODES };
+static const char *const mode_name[NMODES] = {"ECB", "CBC", "CTR", "XTS", "LRW"};
+/* Lengths a multiple of 16 where the mode needs it; else with a tail. */
+static const size_t mode_len[NMODES] = {80, 80, 77, 77, 80};
+
+struct keys {
+    CASM_AES_KEY aes;
+    CASM_AES_XTS_KEY xts;
+    CASM_AES_LRW_KEY lrw;
+};
+
+/* The iv, counter or index every call below starts from. */
+static const unsigned char fresh_iv[16] = {
+    0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
+    0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
+};
+
+/* One call of mode from fresh_iv; what it left there in iv_out. */
+static int run_mode(const struct keys *ks, int mode, const unsigned char *in,
+                    unsigned char *out, size_t len, int enc,
+                    unsigned char iv_out[16])
+{
+    unsigned char iv[16], ecount[16];
+    unsigned int num = 0;
+    memcpy(iv, fresh_iv, 16);
+    int rc;
+    switch (mode) {
+    case ECB: rc = casm_aes_ecb(&ks->aes, in, out, len, enc); break;
+    case CBC: rc = casm_aes_cbc(&ks->aes, in, out, len, iv, enc); break;
+    case CTR: rc = casm_aes_ctr(&ks->aes, in, out, len, iv, ecount, &num); break;
+    case XTS: rc = casm_aes_xts(&ks->xts, iv, in, out, len, enc); break;
+    default:  rc = casm_aes_lrw(&ks->lrw, iv, in, out, len, enc); break;
+    }
+    memcpy(iv_out, iv, 16);
+    return rc;
+}
+
+/* One mode, one direction, through one implementation; NULL or what failed. */
+static const char *buffer_rules(const struct keys *ks, int mode, int enc)
+{
+    static char why[120];
+    enum { ARENA = 3 * 96 };
+    const size_t len = mode_len[mode];
+    unsigned char want[96], want_iv[16], iv[16];
+    unsigned char a[ARENA], b[ARENA], copy[ARENA];
+
+    if (run_mode(ks, mode, input, want, len, enc, want_iv) != 0)
+        return "an error return on aligned, separate buffers";
+    /* In place at every offset from a 16-byte boundary. */
+    for (size_t off = 0; off < 16; off++) {
+        unsigned char *p = a + 16 + off;
+        memcpy(p, input, len);
+        snprintf(why, sizeof(why), "in place at offset %zu: not the aligned result", off);
+        if (run_mode(ks, mode, p, p, len, enc, iv) != 0 ||
+            memcmp(p, want, len) != 0 || memcmp(iv, want_iv, 16) != 0)
+            return why;
+    }
+    /* Separate buffers at every pair of offsets, and back to back. */
+    for (size_t i = 0; i < 16; i++) {
+        for (size_t o = 0; o < 16; o++) {
+            snprintf(why, sizeof(why), "in at offset %zu, out at offset %zu: not the "
+                     "aligned result, or bytes written outside out", i, o);
+            memcpy(a + i, input, len);
+            memset(b, SENTINEL, sizeof(b));
+            if (run_mode(ks, mode, a + i, b + o, len, enc, iv) != 0 ||
+                memcmp(b + o, want, len) != 0 || memcmp(iv, want_iv, 16) != 0 ||
+                !untouched(b, o, "before out") ||
+                !untouched(b + o + len, sizeof(b) - o - len, "after out"))
+                return why;
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        unsigned char *in = a + 96 + (side ? len : 0);
+        unsigned char *out = a + 96 + (side ? 0 : len);
+        memcpy(in, input, len);
+        if (run_mode(ks, mode, in, out, len, enc, iv) != 0 || memcmp(out, want, len) != 0)
+            return side ? "out just before in: not the aligned result"
+                        : "out just after in: not the aligned result";
+    }
+    /* Overlap without the same start: refused, nothing written. */
+    const size_t shift[] = {1, 8, 15, 16, 17, len - 1};
+    for (size_t s = 0; s < sizeof(shift) / sizeof(shift[0]); s++) {
+        for (int side = 0; side < 2; side++) {
+            unsigned char *in = a + 96, *out = side ? in - shift[s] : in + shift[s];
+            snprintf(why, sizeof(why), "out %s in by %zu bytes: not refused, or "
+                     "something written", side ? "before" : "after", shift[s]);
+            for (size_t i = 0; i < sizeof(a); i++)
+                a[i] = (unsigned char)(i * 13 + 5);
+            memcpy(copy, a, sizeof(a));
+            if (run_mode(ks, mode, in, out, len, enc, iv) != CASM_ERR_OVERLAP ||
+                memcmp(a, copy, sizeof(a)) != 0 || memcmp(iv, fresh_iv, 16) != 0)
+                return why;
+        }
+    }
+    return NULL;
+}
+
+static void test_buffers(void)
+{
+    static struct keys ks;
+    for (size_t i = 0; i < casm_aes_impl_count; i++) {
+        const struct casm_aes_impl *im = casm_aes_impls[i];
+        if (!casm_cpu_has(im->need)) {
+            tap_skip("CPU lacks it", "%s: buffer rules (needs %s)", im->name, im->need_name);
+            continue;
+        }
+        if (casm_aes_set_key_with(&ks.aes, im, key32, 192) != 0 ||
+            casm_aes_xts_set_key_with(&ks.xts, im, key64, 256) != 0 ||
+            casm_aes_lrw_set_key_with(&ks.lrw, im, key64, 128) != 0)
+            tap_bail("%s: setting the keys failed", im->name);
+        for (int mode = 0; mode < NMODES; mode++) {
+            for (int enc = 1; enc >= 0; enc--) {
+                if (mode == CTR && !enc)
+                    continue;           /* one operation both ways */
+                const char *bad = buffer_rules(&ks, mode, enc);
+                if (!tap_ok(bad == NULL,
+                            "%s %s %s, %zu bytes: in place at 16 offsets, separate "
+                            "buffers at 256 alignments and back to back equal the aligned "
+                            "result; 12 partial overlaps refused, nothing written",
+                            im->name, mode_name[mode], enc ? "encrypt" : "decrypt",
+                            mode_len[mode]))
+                    tap_diag("  %s", bad);
+            }
+        }
+    }
+}
+
+/* ---- Streaming SHA-1: the context's life ------------------------------------- */
+
+static void test_sha1_stream(void)
+{
+    CASM_SHA1_CTX c, before;
+    unsigned char md[20];
+
+    check_rc(casm_sha1_init(NULL), CASM_ERR_NULL,
+             "casm_sha1_init(NULL) returns CASM_ERR_NULL");
+    memset(&c, 0, sizeof(c));
+    check_rc(casm_sha1_update(&c, "a", 1), CASM_ERR_STATE,
+             "casm_sha1_update on an all-zero context returns CASM_ERR_STATE");
+    memset(md, SENTINEL, sizeof(md));
+    int rc = casm_sha1_final(&c, md);
+    tap_ok(rc == CASM_ERR_STATE && untouched(md, sizeof(md), "md"),
+           "casm_sha1_final on an all-zero context returns CASM_ERR_STATE, md untouched "
+           "(rc %d)", rc);
+
+    check_rc(casm_sha1_init(&c), 0, "casm_sha1_init returns 0");
+    int r[5] = {
+        casm_sha1_update(&c, NULL, 0), casm_sha1_update(&c, "ab", 2),
+        casm_sha1_update(&c, "", 0), casm_sha1_update(NULL, "c", 1),
+        casm_sha1_update(&c, NULL, 1),
+    };
+    tap_ok(r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] == CASM_ERR_NULL &&
+           r[4] == CASM_ERR_NULL,
+           "casm_sha1_update: NULL data at len 0 and \"\" return 0; a NULL context or NULL "
+           "data at len 1 return CASM_ERR_NULL (got %d %d %d %d %d)",
+           r[0], r[1], r[2], r[3], r[4]);
+    check_rc(casm_sha1_update(&c, "c", 1), 0, "casm_sha1_update(\"c\") returns 0");
+    before = c;
+    rc = casm_sha1_final(&c, NULL);
+    tap_ok(rc == CASM_ERR_NULL && memcmp(&c, &before, sizeof(c)) == 0,
+           "casm_sha1_final with a NULL md returns CASM_ERR_NULL, context unchanged "
+           "(rc %d)", rc);
+    check_rc(casm_sha1_final(NULL, md), CASM_ERR_NULL,
+             "casm_sha1_final with a NULL context returns CASM_ERR_NULL");
+    rc = casm_sha1_final(&c, md);
+    tap_ok(rc == 0 && digest_is(md, abc_hex, "got"),
+           "casm_sha1 streamed \"\", \"ab\", \"\", \"c\" returns 0 and gives a9993e36...d89d "
+           "(rc %d)", rc);
+    tap_ok(all_zero(&c, sizeof(c)), "casm_sha1_final wipes the context");
+    memset(md, SENTINEL, sizeof(md));
+    int u = casm_sha1_update(&c, "a", 1), f = casm_sha1_final(&c, md);
+    tap_ok(u == CASM_ERR_STATE && f == CASM_ERR_STATE && untouched(md, sizeof(md), "md"),
+           "after casm_sha1_final, update and final return CASM_ERR_STATE (got %d %d)", u, f);
+    rc = casm_sha1_init(&c);
+    if (rc == 0)
+        rc = casm_sha1_final(&c, md);
+    tap_ok(rc == 0 && digest_is(md, empty_hex, "got"),
+           "casm_sha1_init makes a finished context usable again (empty message)");
+}
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof(key64); i++)
@@ -463,5 +952,11 @@ int main(void)
     test_xts();
     test_lrw();
     test_sha1();
+    test_enc_values();
+    test_failed_set_key();
+    test_null_rule();
+    test_xts_limit();
+    test_buffers();
+    test_sha1_stream();
     return tap_done();
 }

@@ -19,7 +19,8 @@
  * case number), so a failing case replays alone with DIFF_CASE.  Cases vary
  * key size, length (0..4096, a few up to 1 MiB), buffer offsets 0..15,
  * in-place operation, CTR counters about to carry and streaming splits.
- * A 16-byte guard on both sides of the output catches stray writes.
+ * A 16-byte guard on both sides of the output catches stray writes.  Last,
+ * the XTS data-unit limit: the same lengths accepted and refused.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -552,6 +553,52 @@ static void run_mode(enum mode_id mode, uint64_t cases, int only, uint64_t one)
     tap_diag("%s took %.2f s", m->title, now() - t0);
 }
 
+/*
+ * The XTS data-unit limit, OpenSSL's against ours: each length either both
+ * accept, with the same bytes, or both refuse (ours with CASM_ERR_LENGTH).
+ */
+static void xts_limit(void)
+{
+    static const size_t lens[] = {
+        CASM_AES_XTS_MAX_LEN - 1, CASM_AES_XTS_MAX_LEN,
+        CASM_AES_XTS_MAX_LEN + 1, CASM_AES_XTS_MAX_LEN + 16,
+    };
+    const size_t n = sizeof(lens) / sizeof(lens[0]), big = lens[n - 1];
+    const char *title = "XTS data-unit limit: 2^24 - 1 and 2^24 bytes accepted, "
+                        "2^24 + 1 and 2^24 + 16 refused, as by OpenSSL";
+    if (aes_skip) {
+        tap_skip(aes_skip, "%s", title);
+        return;
+    }
+    uint8_t key[64], iv[16] = {9}, *in = malloc(big), *ours = malloc(big),
+            *theirs = malloc(big);
+    if (!in || !ours || !theirs)
+        tap_bail("out of memory");
+    for (size_t i = 0; i < sizeof(key); i++)
+        key[i] = (uint8_t)(i * 7 + 3);          /* two different halves */
+    for (size_t i = 0; i < big; i++)
+        in[i] = (uint8_t)(i * 131 + (i >> 11));
+    CASM_AES_XTS_KEY k;
+    if (our_xts_set_key(&k, key, 256) != 0)
+        tap_bail("casm_aes_xts_set_key(256) failed");
+    size_t bad = 0;
+    int a = 0, b = 0;
+    for (size_t i = 0; i < n && bad == 0; i++) {
+        a = casm_aes_xts(&k, iv, in, ours, lens[i], 1);
+        b = ossl_cipher("xts", 256, 1, key, iv, in, theirs, lens[i]);
+        int accepted = lens[i] <= (size_t)1 << 24;
+        if (a != (accepted ? 0 : CASM_ERR_LENGTH) || (b == 0) != accepted ||
+            (accepted && memcmp(ours, theirs, lens[i]) != 0))
+            bad = lens[i];
+    }
+    if (!tap_ok(bad == 0, "%s", title))
+        tap_diag("  at %zu bytes: casm_aes_xts returned %d, OpenSSL %s", bad, a,
+                 b == 0 ? "accepted" : "refused");
+    free(in);
+    free(ours);
+    free(theirs);
+}
+
 /* AES entries, then SHA-1 entries whose name no AES entry has. */
 static void list_impls(void)
 {
@@ -635,7 +682,7 @@ int main(int argc, char **argv)
     if (!src_base || !dst_base || !ref_base)
         tap_bail("out of memory");
 
-    tap_plan(N_MODES + 2);
+    tap_plan(N_MODES + 3);
     const char *cap = getenv("OPENSSL_ia32cap");
     tap_diag("reference: %s (%s)", ossl_version(), ossl_path());
     tap_diag("OPENSSL_ia32cap=%s", cap ? cap : "(unset)");
@@ -661,5 +708,6 @@ int main(int argc, char **argv)
         if (m == XTS_DEC)
             tap_skip("no OpenSSL counterpart", "LRW");
     }
+    xts_limit();
     return tap_done();
 }

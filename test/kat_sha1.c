@@ -8,9 +8,13 @@
  *   kat_sha1 --impl NAME [--expect-dispatch]
  *
  * Each message is hashed whole with NAME's block function, and streamed
- * through casm_sha1_update_with in odd-sized chunks.  When NAME is the
- * implementation the dispatcher uses now, the public SHA1(), SHA1_Init/
- * Update/Final and casm_sha1() are checked as well.  One TAP test per file.
+ * through casm_sha1_update_with and through casm_sha1_init_with/update/
+ * final in odd-sized chunks; messages of up to SPLIT_ALL bytes are also
+ * streamed in three pieces cut at every pair of points (empty pieces
+ * included).  When NAME is the implementation the dispatcher uses now, the
+ * public SHA1(), SHA1_Init/Update/Final, casm_sha1() and casm_sha1_init/
+ * update/final are checked as well.  One TAP test per file, and one for
+ * the cut points of a longer message against the one-shot digest.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +28,13 @@
 static const struct casm_sha1_impl *impl;
 static int is_default;          /* the public API runs impl too */
 
-/* Odd sizes so chunk edges fall everywhere relative to 64-byte blocks. */
-static const size_t chunk_sizes[] = { 1, 63, 65, 3, 127, 129, 7, 4093 };
+/* Odd sizes so chunk edges fall everywhere relative to 64-byte blocks;
+ * the zeros are empty updates, which must change nothing. */
+static const size_t chunk_sizes[] = { 1, 63, 0, 65, 3, 127, 129, 0, 7, 4093 };
+#define NCHUNKS (sizeof(chunk_sizes) / sizeof(chunk_sizes[0]))
+
+/* Messages this long or shorter are also cut at every pair of points. */
+enum { SPLIT_ALL = 200 };
 
 /*
  * msg in odd-sized chunks, through casm_sha1_update_with(impl->block) or,
@@ -37,7 +46,7 @@ static void stream(const unsigned char *msg, size_t len, unsigned char md[20],
     SHA_CTX c;
     SHA1_Init(&c);
     for (size_t pos = 0, i = 0; pos < len; i++) {
-        size_t n = chunk_sizes[i % (sizeof(chunk_sizes) / sizeof(chunk_sizes[0]))];
+        size_t n = chunk_sizes[i % NCHUNKS];
         if (n > len - pos)
             n = len - pos;
         if (public_api)
@@ -50,6 +59,62 @@ static void stream(const unsigned char *msg, size_t len, unsigned char md[20],
         SHA1_Final(md, &c);
     else
         casm_sha1_final_with(md, &c, impl->block);
+}
+
+/*
+ * msg through casm_sha1_init_with(impl) (or casm_sha1_init, with
+ * dispatched) and casm_sha1_update in the pieces cut[0..ncut) ends, each
+ * cut at most len; a nonzero return is passed on.
+ */
+static int stream_casm(const unsigned char *msg, size_t len, const size_t *cut,
+                       size_t ncut, unsigned char md[20], int dispatched)
+{
+    CASM_SHA1_CTX c;
+    int rc = dispatched ? casm_sha1_init(&c) : casm_sha1_init_with(&c, impl);
+    size_t pos = 0;
+    for (size_t i = 0; i <= ncut && rc == 0; i++) {
+        size_t end = i < ncut ? cut[i] : len;
+        rc = casm_sha1_update(&c, msg + pos, end - pos);
+        pos = end;
+    }
+    return rc != 0 ? rc : casm_sha1_final(&c, md);
+}
+
+/* msg through the streaming casm API in the odd-sized chunks. */
+static int stream_casm_chunks(const unsigned char *msg, size_t len,
+                              unsigned char md[20], int dispatched)
+{
+    size_t cut[4096], ncut = 0;
+    for (size_t pos = 0, i = 0; ncut < sizeof(cut) / sizeof(cut[0]); i++) {
+        size_t n = chunk_sizes[i % NCHUNKS];
+        pos = n > len - pos ? len : pos + n;
+        cut[ncut++] = pos;
+        if (pos == len)
+            break;
+    }
+    return stream_casm(msg, len, cut, ncut, md, dispatched);
+}
+
+/*
+ * msg in three pieces cut at every i <= j; 0 if each digest is want, else
+ * 1 with the first failing cut in *bad_i, *bad_j.
+ */
+static int every_cut(const unsigned char *msg, size_t len,
+                     const unsigned char want[20], size_t *bad_i, size_t *bad_j)
+{
+    for (size_t i = 0; i <= len; i++) {
+        for (size_t j = i; j <= len; j++) {
+            const size_t cut[2] = { i, j };
+            unsigned char md[20];
+            if (stream_casm(msg, len, cut, 2, md, 0) != 0 ||
+                memcmp(md, want, 20) != 0) {
+                *bad_i = i;
+                *bad_j = j;
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 /* One message through every path this implementation is reachable by. */
@@ -65,6 +130,17 @@ static void sha1_check(struct vec_file *vf, const struct vec_record *r,
     memset(md, 0, sizeof(md));
     stream(msg, len, md, 0);
     vec_cmp(vf, r, "casm_sha1_update_with in odd-sized chunks", want, md, 20);
+    memset(md, 0, sizeof(md));
+    int rc = stream_casm_chunks(msg, len, md, 0);
+    if (rc != 0)
+        vec_fail(vf, r, "casm_sha1_init_with/update/final returned %d", rc);
+    else
+        vec_cmp(vf, r, "casm_sha1_init_with/update/final in odd-sized chunks",
+                want, md, 20);
+    size_t bad_i, bad_j;
+    if (len <= SPLIT_ALL && every_cut(msg, len, want, &bad_i, &bad_j))
+        vec_fail(vf, r, "casm_sha1_update in pieces [0,%zu) [%zu,%zu) [%zu,%zu): "
+                 "wrong digest or an error", bad_i, bad_i, bad_j, bad_j, len);
     if (!is_default)
         return;
 
@@ -76,11 +152,38 @@ static void sha1_check(struct vec_file *vf, const struct vec_record *r,
     stream(msg, len, md, 1);
     vec_cmp(vf, r, "SHA1_Update in odd-sized chunks", want, md, 20);
     memset(md, 0, sizeof(md));
-    int rc = casm_sha1(msg, len, md);
+    rc = casm_sha1(msg, len, md);
     if (rc != 0)
         vec_fail(vf, r, "casm_sha1 returned %d", rc);
     else
         vec_cmp(vf, r, "casm_sha1", want, md, 20);
+    memset(md, 0, sizeof(md));
+    rc = stream_casm_chunks(msg, len, md, 1);
+    if (rc != 0)
+        vec_fail(vf, r, "casm_sha1_init/update/final returned %d", rc);
+    else
+        vec_cmp(vf, r, "casm_sha1_init/update/final in odd-sized chunks", want,
+                md, 20);
+}
+
+/*
+ * A message over two blocks long, cut at every pair of points, against
+ * its one-shot digest through the same block function.
+ */
+static void cuts_against_one_shot(void)
+{
+    enum { LEN = 2 * 64 + 9 };
+    unsigned char msg[LEN], want[20];
+    size_t bad_i = 0, bad_j = 0;
+    for (size_t i = 0; i < LEN; i++)
+        msg[i] = (unsigned char)(i * 31 + 7);
+    casm_sha1_with(impl->block, msg, LEN, want);
+    if (!tap_ok(!every_cut(msg, LEN, want, &bad_i, &bad_j),
+                "%s: casm_sha1_init_with/update/final of %d bytes cut in three "
+                "at every pair of points equals the one-shot digest",
+                impl->name, LEN))
+        tap_diag("  first failing pieces: [0,%zu) [%zu,%zu) [%zu,%d)", bad_i,
+                 bad_i, bad_j, bad_j, LEN);
 }
 
 static unsigned char *get_md(struct vec_file *vf, const struct vec_record *r)
@@ -269,12 +372,13 @@ int main(int argc, char **argv)
     impl = impl_cli_sha1(argc, argv);
     is_default = casm_sha1_best() == impl;
     if (is_default)
-        tap_diag("%s is the dispatcher's choice: SHA1(), SHA1_Update and "
-                 "casm_sha1 are checked too", impl->name);
+        tap_diag("%s is the dispatcher's choice: SHA1(), SHA1_Update, casm_sha1 and "
+                 "casm_sha1_init/update/final are checked too", impl->name);
 
     msg_file("sha1/SHA1ShortMsg.rsp", 65);
     msg_file("sha1/SHA1LongMsg.rsp", 64);
     monte_file("sha1/SHA1Monte.rsp", 100);
     fips_file("sha1/fips180-examples.txt", 3);
+    cuts_against_one_shot();
     return tap_done();
 }

@@ -11,16 +11,54 @@
 #include "impl.h"
 #include "modes/block_util.h"
 
+/*
+ * The argument checks the header promises, shared by the modes: a data
+ * buffer may be NULL only at length 0; enc is 0 or 1; in and out are the
+ * same buffer or do not overlap at all.
+ */
+static inline int missing_data(const unsigned char *in,
+                               const unsigned char *out, size_t len)
+{
+    return len != 0 && (in == NULL || out == NULL);
+}
+
+static inline int bad_enc(int enc)
+{
+    return enc != 0 && enc != 1;
+}
+
+static inline int partial_overlap(const unsigned char *in,
+                                  const unsigned char *out, size_t len)
+{
+    uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
+    return a != b && (a < b ? b - a : a - b) < len;
+}
+
+/* A key no mode accepts: the old schedule wiped, no implementation. */
+static void unusable(CASM_AES_KEY *k)
+{
+    memset(k, 0, sizeof(*k));
+    k->impl = NULL;
+}
+
 int casm_aes_set_key_with(CASM_AES_KEY *k, const struct casm_aes_impl *impl,
                           const unsigned char *key, int bits)
 {
-    if (k == NULL || key == NULL || impl == NULL)
+    int ret = 0;
+
+    if (k == NULL)
         return CASM_ERR_NULL;
-    if (bits != 128 && bits != 192 && bits != 256)
-        return CASM_ERR_BITS;
-    if (impl->set_encrypt_key(key, bits, &k->enc) != 0 ||
-        impl->set_decrypt_key(key, bits, &k->dec) != 0)
-        return CASM_ERR_BITS;
+    if (key == NULL || impl == NULL)
+        ret = CASM_ERR_NULL;
+    else if (bits != 128 && bits != 192 && bits != 256)
+        ret = CASM_ERR_BITS;
+    else if (impl->set_encrypt_key(key, bits, &k->enc) != 0 ||
+             impl->set_decrypt_key(key, bits, &k->dec) != 0)
+        ret = CASM_ERR_BITS;
+    if (ret != 0) {
+        unusable(k);
+        return ret;
+    }
     k->impl = impl;
     return 0;
 }
@@ -54,10 +92,16 @@ static int ecb_by_blocks(block128_f block, const AES_KEY *ks,
 int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, int enc)
 {
-    if (k == NULL || k->impl == NULL || (len && (in == NULL || out == NULL)))
+    if (k == NULL || missing_data(in, out, len))
         return CASM_ERR_NULL;
+    if (k->impl == NULL)
+        return CASM_ERR_STATE;
+    if (bad_enc(enc))
+        return CASM_ERR_ENC;
     if (len % 16 != 0)
         return CASM_ERR_LENGTH;
+    if (partial_overlap(in, out, len))
+        return CASM_ERR_OVERLAP;
 
     const struct casm_aes_impl *impl = k->impl;
     const AES_KEY *ks = enc ? &k->enc : &k->dec;
@@ -73,11 +117,16 @@ int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, unsigned char iv[16],
                  int enc)
 {
-    if (k == NULL || k->impl == NULL || iv == NULL ||
-        (len && (in == NULL || out == NULL)))
+    if (k == NULL || iv == NULL || missing_data(in, out, len))
         return CASM_ERR_NULL;
+    if (k->impl == NULL)
+        return CASM_ERR_STATE;
+    if (bad_enc(enc))
+        return CASM_ERR_ENC;
     if (len % 16 != 0)
         return CASM_ERR_LENGTH;
+    if (partial_overlap(in, out, len))
+        return CASM_ERR_OVERLAP;
     if (len == 0)
         return 0;
 
@@ -113,11 +162,15 @@ int casm_aes_ctr(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, unsigned char counter[16],
                  unsigned char ecount[16], unsigned int *num)
 {
-    if (k == NULL || k->impl == NULL || counter == NULL || ecount == NULL ||
-        num == NULL || (len && (in == NULL || out == NULL)))
+    if (k == NULL || counter == NULL || ecount == NULL || num == NULL ||
+        missing_data(in, out, len))
         return CASM_ERR_NULL;
+    if (k->impl == NULL)
+        return CASM_ERR_STATE;
     if (*num >= 16)
         return CASM_ERR_LENGTH;
+    if (partial_overlap(in, out, len))
+        return CASM_ERR_OVERLAP;
 
     /*
      * Whole blocks from a block boundary that do not carry out of the low
@@ -144,13 +197,17 @@ int casm_aes_xts_set_key_with(CASM_AES_XTS_KEY *k,
                               const struct casm_aes_impl *impl,
                               const unsigned char *key, int bits)
 {
-    if (k == NULL || key == NULL)
+    if (k == NULL)
         return CASM_ERR_NULL;
-    if (bits != 128 && bits != 256)
-        return CASM_ERR_BITS;
-    int ret = casm_aes_set_key_with(&k->data, impl, key, bits);
+    int ret = key == NULL                   ? CASM_ERR_NULL
+              : bits != 128 && bits != 256 ? CASM_ERR_BITS
+              : casm_aes_set_key_with(&k->data, impl, key, bits);
     if (ret == 0)
         ret = casm_aes_set_key_with(&k->tweak, impl, key + bits / 8, bits);
+    if (ret != 0) {
+        unusable(&k->data);
+        unusable(&k->tweak);
+    }
     return ret;
 }
 
@@ -180,11 +237,16 @@ int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
 {
-    if (k == NULL || k->data.impl == NULL || iv == NULL || in == NULL ||
-        out == NULL)
+    if (k == NULL || iv == NULL || missing_data(in, out, len))
         return CASM_ERR_NULL;
-    if (len < 16)
+    if (k->data.impl == NULL || k->tweak.impl == NULL)
+        return CASM_ERR_STATE;
+    if (bad_enc(enc))
+        return CASM_ERR_ENC;
+    if (len < 16 || len > CASM_AES_XTS_MAX_LEN)
         return CASM_ERR_LENGTH;
+    if (partial_overlap(in, out, len))
+        return CASM_ERR_OVERLAP;
 
     const struct casm_aes_impl *impl = k->data.impl;
     xts128_f bulk = enc ? impl->xts_enc : impl->xts_dec;
@@ -199,11 +261,13 @@ int casm_aes_lrw_set_key_with(CASM_AES_LRW_KEY *k,
                               const struct casm_aes_impl *impl,
                               const unsigned char *key, int bits)
 {
-    if (k == NULL || key == NULL)
+    if (k == NULL)
         return CASM_ERR_NULL;
     int ret = casm_aes_set_key_with(&k->aes, impl, key, bits);
     if (ret == 0)
         CRYPTO_lrw128_init(&k->tweak, key + bits / 8);
+    else
+        memset(&k->tweak, 0, sizeof(k->tweak));
     return ret;
 }
 
@@ -234,11 +298,16 @@ int casm_aes_lrw(const CASM_AES_LRW_KEY *k, const unsigned char index[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
 {
-    if (k == NULL || k->aes.impl == NULL || index == NULL ||
-        (len && (in == NULL || out == NULL)))
+    if (k == NULL || index == NULL || missing_data(in, out, len))
         return CASM_ERR_NULL;
+    if (k->aes.impl == NULL)
+        return CASM_ERR_STATE;
+    if (bad_enc(enc))
+        return CASM_ERR_ENC;
     if (len % 16 != 0)
         return CASM_ERR_LENGTH;
+    if (partial_overlap(in, out, len))
+        return CASM_ERR_OVERLAP;
 
     const struct casm_aes_impl *impl = k->aes.impl;
     if (impl->ecb != NULL) {
