@@ -245,7 +245,8 @@ fresh-check:
 	sh tools/fresh-check.sh $(if $(FRESH_KEEP),-k)
 
 # --- OpenSSL 3.0 source, fetched once (apt-get source) into a cache --------
-# Prints the unpacked tree's path; tests that need it call the same script.
+# Only this target fetches; prints the unpacked tree's path.  The tests and
+# benchmarks that need the tree look it up (tools/openssl-source.sh --cached).
 .PHONY: openssl-source
 openssl-source:
 	@sh tools/openssl-source.sh
@@ -326,16 +327,20 @@ help:
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  fuzz-long       every libFuzzer target (and the -m32 ones under qemu-i386) for'
 	@echo '                  FUZZ_LONG_SECONDS in all (default 3600), corpora in build/fuzz-long/'
-	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound'
-	@echo '  bench-x86mca    the 32-bit aes-586 figures beside OpenSSL'"'"'s aes-586 (part of bench)'
+	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound,'
+	@echo '                  for what BENCH_ARGS selects (64-bit; writes only under build/)'
+	@echo '  bench-code-size the code size of every assembly path'
+	@echo '  bench-x86mca    the 32-bit aes-586 figures (beside OpenSSL'"'"'s aes-586 with its source)'
 	@echo '  bench-aes586-direct  the same two called in 32-bit mode (part of bench-x86mca; i386 kernels)'
-	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (part of bench)'
-	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (part of bench; needs i386 programs to run)'
+	@echo '  bench-dmcrypt32 the 32-bit dm-crypt table (DMCRYPT_ARGS=...)'
+	@echo '  bench-sha1-586  the 32-bit SHA-1 tcrypt table (needs i386 programs and OpenSSL'"'"'s source)'
 	@echo '  install         the archive, headers and pkg-config file under DESTDIR/PREFIX'
 	@echo '  uninstall       remove exactly what install wrote'
 	@echo '  dist            build/perlasm-x86-VERSION.tar.gz: sources, generators, generated assembly'
 	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
-	@echo '  openssl-source  fetch OpenSSL 3.0 source once (apt-get source), print its path'
+	@echo '  openssl-source  fetch OpenSSL 3.0'"'"'s source once into ~/.cache/perlasm-x86 (any user;'
+	@echo '                  apt-get source with a private list), print its path; the tests and'
+	@echo '                  benchmarks that compare with OpenSSL'"'"'s perlasm only look there'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Code size of every assembly path, in bytes: each global function of each
 # module object (from its ELF symbol sizes) and the module's read-only
-# tables.  `make bench` prints it after the speed tables.
+# tables.  `make bench-code-size` prints it.
 #
 #   perl bench/code_size.pl build/obj/asm/*.o
 use strict;

@@ -3,8 +3,8 @@
 # Code size of crypto/aes/asm/aes-586.pl per generated variant, in bytes,
 # from the ELF symbol sizes (private functions included): each round
 # function (full T-tables, compact integer, compact MMX/SSE), the entry
-# points, the key schedule, and the paths they add up to.  `make bench`
-# prints it after the speed tables.
+# points, the key schedule, and the paths they add up to.  `make
+# bench-code-size` prints it after the x86_64 modules' sizes.
 #
 #   perl bench/code_size_586.pl small=OBJ unrolled=OBJ small-386=OBJ ...
 use strict;

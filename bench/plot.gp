@@ -53,6 +53,12 @@ set key top right
 do for [m in modes] {
     set title (m eq 'sha1') ? 'sha1 (update = block)' : m . ' AES-' . bits(m)
     paths = distinct(6, rows(m))
+    # One size, or one figure, in a panel: a range around it (gnuplot
+    # warns about an empty range otherwise).
+    sizes = distinct(4, rows(m))
+    if (words(sizes) == 1) { s = real(word(sizes, 1)); set xrange [s / 2 : s * 2] } else { set autoscale x }
+    figs = distinct(7, rows(m))
+    if (words(figs) == 1) { c = real(word(figs, 1)); set yrange [c / 2 : c * 2] } else { set autoscale y }
     plot for [p in paths] series(m, p) using 1:2 with linespoints title p
 }
 unset multiplot

@@ -289,7 +289,7 @@ if (@rows) {
             }
         }
     }
-    print "\n  speedup = ${ref}'s est c/B / this one's.  Target (issue 8): the assembly at most\n"
+    print "\n  speedup = ${ref}'s est c/B / this one's.  The aim for the assembly: at most\n"
         . "  1/1.8 of the C reference's c/B, i.e. speedup >= 1.80.\n";
 }
 

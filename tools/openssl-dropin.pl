@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 # Builds an OpenSSL 3.0.x tree with our generated modules in place of its
-# own, runs OpenSSL's test suite, and puts the tree back (issue 9).
+# own, runs OpenSSL's test suite, and puts the tree back.
 #
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] [--arch x86_64|x86]
 #        [--modules LIST] [--tests LIST] [--masks LIST] [--jobs N]
@@ -14,7 +14,7 @@
 # OpenSSL's own x86_64 modules are generated through it; the tree is
 # built, OpenSSL's whole suite run (or --tests), each step timed, and the
 # original translator put back.  Without --src it works on a fresh copy of
-# the cached OpenSSL source (tools/openssl-source.sh) in
+# the cached OpenSSL source (`make openssl-source` fetches it) in
 # build/openssl-dropin-tree, so the cache stays as it was.
 #
 # `make openssl-dropin OPENSSL_SRC=DIR` runs it; see README.md, "For
@@ -187,10 +187,9 @@ sub dropin_translator {
 # A copy of the cached OpenSSL tree, made anew for each run.
 sub fresh_copy {
     my ($run) = @_;
-    my $cached = `sh '$run->{root}/tools/openssl-source.sh'`;
-    fail('no OpenSSL source (tools/openssl-source.sh): give --src DIR', 2) if $? || !$cached;
+    my $cached = `sh '$run->{root}/tools/openssl-source.sh' --cached 2>/dev/null`;
+    fail('no OpenSSL source cached: run `make openssl-source`, or give --src DIR', 2) if $? || !$cached;
     chomp $cached;
-    $cached = (split /\n/, $cached)[-1];
     my $copy = "$run->{root}/build/openssl-dropin-tree";
     make_path("$run->{root}/build");
     system('rm', '-rf', $copy) == 0 or fail("cannot remove the old $copy", 2);

@@ -1,17 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Prints the path of an unpacked OpenSSL 3.0.x source tree, fetching it
-# once through the machine's Debian archive (apt-get source) into a cache.
+# The unpacked OpenSSL 3.0.x source tree kept in a cache, for the parts of
+# the tests and benchmarks that compare with OpenSSL's own perlasm.
 #
-#   sh tools/openssl-source.sh            print the tree's path (fetch if needed)
+#   sh tools/openssl-source.sh            fetch it once (make openssl-source)
+#                                         and print the tree's path
+#   sh tools/openssl-source.sh --cached   print the cached tree's path, or
+#                                         say how to get it; never fetches
 #
 # OPENSSL_SOURCE_CACHE  where trees are kept (default ~/.cache/perlasm-x86)
 #
-# The tree is the upstream tarball (Debian's orig.tar.gz), unpatched, so it
-# builds and tests as OpenSSL releases it.  Trees are read-only inputs:
-# whoever builds in one copies it first.  Exit 0 with the path on stdout;
-# exit 2 with the reason on stderr when no tree can be had (no apt-get, no
-# deb-src line and not root, no network), which tests report as a SKIP.
+# Fetching is `apt-get source` run as any user against a private apt state
+# under the cache: one deb-src line for this machine's Debian (or Ubuntu)
+# release, its own package lists and caches, and none of the system's
+# apt.conf.d (so no update hooks run).  The system's apt configuration is
+# only read, never written.  The tree is the upstream tarball (Debian's
+# orig.tar.gz), unpatched, as OpenSSL releases it; trees are read-only
+# inputs that whoever builds in one copies first.
+# Exit 0 with the path on stdout; exit 2 with the reason on stderr when no
+# tree can be had, which tests report as a SKIP.
 
 set -u
 
@@ -22,11 +29,17 @@ fail() {
     exit 2
 }
 
+case "${1:-}" in
+    --cached) fetch=0 ;;
+    "") fetch=1 ;;
+    *) echo "usage: $0 [--cached]" >&2; exit 2 ;;
+esac
+
 # A tree already unpacked: the newest 3.0.x in the cache.
 cached_tree() {
-    for d in $(ls -d "$cache"/openssl-3.0.* 2>/dev/null | sort -t. -k3 -n -r); do
-        if [ -f "$d/VERSION.dat" ] && [ -f "$d/.unpacked" ]; then
-            echo "$d"
+    for d in $(ls "$cache" 2>/dev/null | grep '^openssl-3\.0\.[0-9][0-9]*$' | sort -V -r); do
+        if [ -f "$cache/$d/VERSION.dat" ] && [ -f "$cache/$d/.unpacked" ]; then
+            echo "$cache/$d"
             return 0
         fi
     done
@@ -37,45 +50,70 @@ if tree=$(cached_tree); then
     echo "$tree"
     exit 0
 fi
+[ $fetch = 1 ] || fail "no OpenSSL 3.0 source in $cache: run \`make openssl-source\` to fetch it (any user, nothing installed)"
 
 command -v apt-get >/dev/null 2>&1 || fail "no apt-get on this machine: unpack an OpenSSL 3.0.x tarball into $cache/openssl-3.0.N and touch .unpacked there"
 
-# deb-src lines: derived from the machine's own deb lines, so the same
-# mirror and suites are used.  Only root can add them.
-src_list=/etc/apt/sources.list.d/perlasm-x86-deb-src.sources
-if ! apt-cache showsrc openssl 2>/dev/null | grep -q '^Version: 3\.0\.'; then
-    [ "$(id -u)" = 0 ] || fail "apt has no deb-src line for openssl and this is not root (add a deb-src line, or run as root)"
-    tmp=$src_list.tmp
-    : >"$tmp"
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        [ "$f" = "$src_list" ] && continue
-        grep -q 'deb.debian.org\|debian' "$f" || continue
-        sed 's/^Types:[[:space:]]*deb$/Types: deb-src/' "$f" >>"$tmp"
-        echo >>"$tmp"
-    done
-    if [ -f /etc/apt/sources.list ]; then
-        sed -n 's/^deb \(.*debian.*\)/deb-src \1/p' /etc/apt/sources.list >"$tmp.list"
-        [ -s "$tmp.list" ] && mv "$tmp.list" /etc/apt/sources.list.d/perlasm-x86-deb-src.list
-        rm -f "$tmp.list"
-    fi
-    mv "$tmp" "$src_list"
-    apt-get update -qq >/dev/null 2>&1 || fail "apt-get update failed (no network?)"
-    apt-cache showsrc openssl 2>/dev/null | grep -q '^Version: 3\.0\.' \
-        || fail "the Debian archive has no openssl 3.0 source package"
+# The release's codename, then the first archive URI this machine's own deb
+# lines use for that suite (one-line and deb822 files), so the same mirror
+# serves the source; Debian's own archive when none names it.
+suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+[ -n "$suite" ] || fail "cannot tell this machine's release (no VERSION_CODENAME in /etc/os-release)"
+mirror=$(
+    {
+        [ -f /etc/apt/sources.list ] && cat /etc/apt/sources.list
+        for f in /etc/apt/sources.list.d/*.list; do [ -f "$f" ] && cat "$f"; done
+    } | awk -v s="$suite" '
+        { sub(/\[[^]]*\]/, "") }
+        $1 == "deb" && $3 == s { print $2; exit }'
+)
+if [ -z "$mirror" ]; then
+    mirror=$(for f in /etc/apt/sources.list.d/*.sources; do [ -f "$f" ] && { cat "$f"; echo; }; done |
+        awk -v s="$suite" '
+            function flush() { if (deb && uri != "" && hit) { print uri; found = 1; exit } deb = 0; uri = ""; hit = 0 }
+            /^[[:space:]]*$/ { flush(); next }
+            tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+            tolower($1) == "uris:" { uri = $2 }
+            tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
+            END { if (!found) flush() }')
+fi
+if [ -z "$mirror" ]; then
+    case $(. /etc/os-release 2>/dev/null && echo "${ID:-}") in
+        debian) mirror=http://deb.debian.org/debian ;;
+        *) fail "no apt source for suite $suite on this machine: unpack an OpenSSL 3.0.x tarball into $cache/openssl-3.0.N and touch .unpacked there" ;;
+    esac
 fi
 
-mkdir -p "$cache/download" || fail "cannot create $cache"
-cd "$cache/download" || fail "cannot enter $cache/download"
+apt=$cache/apt
+mkdir -p "$apt/lists/partial" "$apt/cache" "$apt/conf.d" "$cache/download" || fail "cannot create $cache"
+echo "deb-src $mirror $suite main" >"$apt/sources.list" || fail "cannot write $apt/sources.list"
+# The system's apt.conf.d is not read (its hooks would run on update); its
+# proxy, if it sets one, is carried over.
+{
+    echo "Dir::Etc::Parts \"$apt/conf.d\";"
+    echo "Dir::Etc::Main \"/dev/null\";"
+    for k in Acquire::http::Proxy Acquire::https::Proxy; do
+        v=$(apt-config dump "$k" 2>/dev/null | sed -n "s/^$k \"\(.*\)\";\$/\1/p")
+        [ -z "$v" ] || echo "$k \"$v\";"
+    done
+} >"$apt/apt.conf" || fail "cannot write $apt/apt.conf"
+export APT_CONFIG="$apt/apt.conf"
+set -- -o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+log=$apt/log
 
-# Every 3.0 version the archive lists, newest first: a security mirror may
-# list a version whose files it no longer holds.
-versions=$(apt-cache showsrc openssl 2>/dev/null | awk '/^Version: 3\.0\./ {print $2}' | sort -V -r -u)
+echo "openssl-source: fetching OpenSSL 3.0's source ($mirror $suite) into $cache" >&2
+apt-get "$@" update >"$log" 2>&1 || fail "apt-get update failed for deb-src $mirror $suite main (no network?); see $log"
+
+cd "$cache/download" || fail "cannot enter $cache/download"
+# Every 3.0 version the archive lists, newest first.
+versions=$(apt-cache "$@" showsrc openssl 2>/dev/null | awk '/^Version: 3\.0\./ {print $2}' | sort -V -r -u)
+[ -n "$versions" ] || fail "$mirror $suite has no openssl 3.0 source package"
 for v in $versions; do
     upstream=${v%%-*}
     orig=openssl_$upstream.orig.tar.gz
     if [ ! -s "$orig" ]; then
-        apt-get source --download-only "openssl=$v" >/dev/null 2>&1
+        apt-get "$@" source --download-only "openssl=$v" >>"$log" 2>&1
         [ -s "$orig" ] || continue
     fi
     dest=$cache/openssl-$upstream
@@ -89,4 +127,4 @@ for v in $versions; do
     fi
     rm -rf "$dest.tmp"
 done
-fail "no openssl 3.0 source could be downloaded (tried: $(echo $versions))"
+fail "no openssl 3.0 source could be downloaded (tried: $(echo $versions)); see $log"

@@ -8,7 +8,8 @@
 #                               [--modules LIST] [--verbose] [--jobs N]
 #                               [--tap] [--expect FILE]
 #
-# --src      an OpenSSL 3.0.x source tree (default: sh tools/openssl-source.sh)
+# --src      an OpenSSL 3.0.x source tree (default: the one `make
+#            openssl-source` cached)
 # --work     scratch directory (default build/openssl-xlate)
 # --flavours comma list of elf,macosx,mingw64,nasm (default all four)
 # --modules  comma list of module names (aes-x86_64, x86_64cpuid, ...) or
@@ -275,10 +276,10 @@ sub main {
     my $here = dirname(abs_path(__FILE__));
     my $ours = abs_path("$here/../perlasm/x86_64-xlate.pl");
     if (!defined $opt{src}) {
-        my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh");
+        my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh", '--cached');
         chomp $out;
-        usage_error("no OpenSSL source: $out") if $st;
-        $opt{src} = (split /\n/, $out)[-1];
+        usage_error(($out =~ s/^openssl-source: //r) . '; or give --src DIR') if $st;
+        $opt{src} = $out;
     }
     my $src = abs_path($opt{src}) // usage_error("--src $opt{src}: no such directory");
     usage_error("$src is not an OpenSSL 3.0 tree (no VERSION.dat)") unless -f "$src/VERSION.dat";

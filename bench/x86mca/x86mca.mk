@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Included by the Makefile: the 32-bit AES benchmark (estimates and 64-bit
 # replays, on any kernel; timing in 32-bit mode only where the kernel runs
-# i386 programs: bench-aes586-direct), `make bench-x86mca`, also run by
-# `make bench`.
+# i386 programs: bench-aes586-direct), `make bench-x86mca`.
 # Each implementation is linked into its own trace32 program (-no-pie, so
 # the traced addresses are objdump's); bench/x86mca.pl single-steps it
 # under qemu-i386 and replays the executed instructions through llvm-mca.
@@ -11,9 +10,11 @@
 # the -fPIC ones, as a distribution builds them.
 
 B32      := $(BUILD)/bench32
-# OpenSSL 3.0's source tree, for its own aes-586 and aesni-x86 (OPENSSL_SRC,
-# by default the newest tree `make openssl-source` left in its cache).
-X86MCA_OPENSSL_SRC := $(or $(OPENSSL_SRC),$(lastword $(sort $(wildcard $(or $(OPENSSL_SOURCE_CACHE),$(HOME)/.cache/perlasm-x86)/openssl-3.0.*))))
+# OpenSSL 3.0's source tree, for its own aes-586, aesni-x86 and sha1-586
+# (OPENSSL_SRC, by default the tree `make openssl-source` left in its
+# cache; only looked up, never fetched).
+X86MCA_OPENSSL_SRC := $(or $(OPENSSL_SRC),$(shell $(if $(OPENSSL_SOURCE_CACHE),OPENSSL_SOURCE_CACHE='$(OPENSSL_SOURCE_CACHE)') \
+    sh tools/openssl-source.sh --cached 2>/dev/null))
 B32_C    := crypto/aes/aes_core.c crypto/aes/aes_table.c crypto/aes/aes_cbc.c crypto/modes/cbc128.c
 B32_COBJ := $(patsubst %.c,$(B32)/%.o,$(B32_C))
 B32_TRACE := $(A32)/abi_cdecl.o $(A32)/trampoline_cdecl.o

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ABI and unwind checkers for assembly functions (test rig, issue 3).
+ * ABI and unwind checkers for assembly functions (the test rig).
  *
  * One interface, two implementations: SysV x86_64 (ELF, run natively) and
  * Win64 (mingw, run under wine64).  Every exported function of every module

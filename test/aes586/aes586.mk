@@ -86,7 +86,8 @@ ifeq ($(HAVE_CC32),yes)
 tests: m32
 endif
 
-# Code size per variant for `make bench` (objects only: GNU as is enough).
+# Code size per variant for `make bench-code-size` (objects only: GNU as
+# is enough).
 AES586_SIZE_VARIANTS := small unrolled small-386 unrolled-386
 AES586_SIZE_ARGS := $(foreach v,$(AES586_SIZE_VARIANTS),$(v)=$(M32)/gen/aes-586-$(v).o)
-bench: $(foreach v,$(AES586_SIZE_VARIANTS),$(M32)/gen/aes-586-$(v).o)
+bench-code-size: $(foreach v,$(AES586_SIZE_VARIANTS),$(M32)/gen/aes-586-$(v).o)

@@ -8,9 +8,9 @@
 #  - our translator says nothing on stderr (a warning is a failure) and a
 #    second run gives the same bytes;
 #  - on ELF the object carries .note.GNU-stack and the IBT/SHSTK note.
-# The source comes as the drop-in tooling gets it (tools/openssl-source.sh,
-# apt-get source, cached); where it cannot be had the whole script SKIPs
-# with the reason, and a flavour whose tools the build found missing
+# The source is the tree `make openssl-source` cached; the test only looks
+# there (it never fetches), and without it the whole script SKIPs saying
+# how to get it.  A flavour whose tools the build found missing
 # (test/lib/Toolchain.pm) SKIPs its results.
 #
 # Pairs listed in test/xlate/openssl-modules.txt are TAP TODO with their
@@ -25,16 +25,16 @@ use Toolchain qw(missing);
 my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
 
-my $src = `sh '$root/tools/openssl-source.sh' 2>&1`;
+my $src = `sh '$root/tools/openssl-source.sh' --cached 2>&1`;
 my $status = $? >> 8;
 chomp $src;
 if ($status == 2) {
     $src =~ s/\s+/ /g;
-    print "1..0 # SKIP no OpenSSL 3.0 source: $src\n";
+    $src =~ s/^openssl-source: //;
+    print "1..0 # SKIP $src\n";
     exit 0;
 }
-die "tools/openssl-source.sh failed (exit $status): $src\n" if $status;
-$src = (split /\n/, $src)[-1];
+die "tools/openssl-source.sh --cached failed (exit $status): $src\n" if $status;
 
 # What each flavour needs beyond GNU binutils, as the build probed it.
 my %needs = (macosx => [qw(CLANG LLVM_OBJDUMP)], mingw64 => ['MINGW64'], nasm => ['NASM']);

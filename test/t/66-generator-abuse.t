@@ -159,6 +159,23 @@ my %WRAP = (
                                'sh', $dir) },
 );
 
+# The nobody case runs each generator from a copy that user can read (the
+# checkout may lie in a directory other users cannot enter, as root's home
+# is): the trees the scripts load from, copied once into $tmp and made
+# readable by all.  nobody_path(PATH): PATH's counterpart in the copy.
+my $public;
+sub nobody_path {
+    my ($path) = @_;
+    if (!defined $public) {
+        $public = "$tmp/public";
+        mkdir $public or die "$public: $!\n";
+        system('sh', '-c', 'cd "$1" && cp -R --parents crypto perlasm test/x86asm "$2" && chmod -R a+rX "$2"',
+               'sh', $root, $public) == 0 or die "cannot copy the generators into $public\n";
+    }
+    index($path, "$root/") == 0 or die "$path is not under $root\n";
+    return $public . substr($path, length $root);
+}
+
 # Whether a way works here, probed once: undef, or why not.
 my %unavailable;
 sub probe {
@@ -171,6 +188,11 @@ sub probe {
     if (!defined $why && $as eq 'immutable') {
         if (system("chattr +i '$d' 2>/dev/null") == 0) { push @immutable, $d }
         else { $why = 'chattr +i refused here (file system or capability)' }
+    }
+    if (!defined $why && $as eq 'nobody') {
+        my $x86asm = nobody_path("$root/perlasm/x86asm.pl");
+        $why = "nobody cannot read $x86asm (a directory above it is closed to other users)"
+            unless system($WRAP{$as}->($d), 'test', '-r', $x86asm) == 0;
     }
     if (!defined $why) {
         my @w = $WRAP{$as}->($d);
@@ -216,7 +238,8 @@ sub run {
         if (($c->{stdout} // '') eq 'closed') { close STDOUT }
         else { open(STDOUT, '>', ($c->{stdout} // '') eq 'full' ? '/dev/full' : $out) or die }
         open(STDERR, '>', $err) or die;
-        exec(@wrap, $^X, $s->{path}, @args) or exit 127;
+        my $path = ($c->{as} // '') eq 'nobody' ? nobody_path($s->{path}) : $s->{path};
+        exec(@wrap, $^X, $path, @args) or exit 127;
     }
     my ($writer, $status) = $c->{signal} ? interrupt($c, $pid, $dir) : ();
     if (!defined $status) {

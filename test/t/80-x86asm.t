@@ -257,7 +257,7 @@ my @bad = (
       qr/:3: mov: a memory operand based on eax, which points below esp/, 'a store below esp before switch_stack' ],
     [ '&lea("ecx", &DWP(-64, "esp")); &movdqa("xmm0", &QWP(0, "esi", "ecx"));',
       qr/:3: movdqa: a memory operand based on ecx, which points below esp/, 'a read below esp (an index register)' ],
-    # returns and frames (issue 8)
+    # returns and frames
     [ '&push("eax");', qr/:4: ret with 4 bytes still on the stack/, 'a ret with bytes still pushed' ],
     [ '&ret(); &function_end_B("f"); &function_begin("g"); &push("eax"); &function_end_A();',
       qr/:3: function_end_A with 4 bytes still pushed/, 'function_end_A with extra bytes pushed' ],

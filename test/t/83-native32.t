@@ -43,10 +43,10 @@ sub x86mca {
 # "full" path reaches its T-table code (a shorter CBC trace than its
 # compact code's), its replays compute the C AES's result, and the
 # measured table gives its figure beside ours with a ratio and a summary.
-my $cache = $ENV{OPENSSL_SOURCE_CACHE} // ($ENV{HOME} // '/tmp') . '/.cache/perlasm-x86';
-my $tree = $ENV{OPENSSL_SRC} // (reverse sort glob("$cache/openssl-3.0.*"))[0];
+my $tree = $ENV{OPENSSL_SRC} // `sh '$FindBin::Bin/../../tools/openssl-source.sh' --cached 2>/dev/null`;
+chomp $tree;
 my $owhy = $why // (!$tree || !-f "$tree/crypto/aes/asm/aes-586.pl"
-                    ? 'no OpenSSL 3.0 source tree (make openssl-source)' : undef);
+                    ? 'no OpenSSL 3.0 source tree (run `make openssl-source`)' : undef);
 $owhy //= "$b32/trace32_openssl not built (make tests)" unless -x "$b32/trace32_openssl";
 my @ossl = ("ossl-sse=$b32/trace32_openssl,path=compact,only=native",
             "ossl-int=$b32/trace32_openssl,path=compact,$nosse,only=native",

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# Symbol parity with OpenSSL 3.0 (issue 9), for every module of
+# Symbol parity with OpenSSL 3.0, for every module of
 # modules.txt: its symbols file (tools/openssl-symbols/MODULE.txt) lists
 # what OpenSSL's C code (and its other modules) need from the generated
 # module; our script is run for the elf flavour into a temporary directory,
@@ -32,7 +32,7 @@ use SymbolList qw(read_symbols);
 my $root = "$FindBin::Bin/../..";
 my $data = "$root/tools/openssl-symbols";
 my $dir  = tempdir(CLEANUP => 1);
-my $todo = 'TODO not implemented yet (issue 9)';
+my $todo = 'TODO not implemented yet';
 
 # Runs a command; returns (exit status, stdout+stderr).
 sub run { return Capture::capture(@_) }

@@ -28,6 +28,8 @@
 #    checks for our repz ret), the tests run, the times printed, OpenSSL's
 #    translator put back and the files made through ours deleted; a text
 #    ours refuses fails the build with the script and line in the log;
+#  - --translator with no --src and nothing cached: exit 2 saying how to
+#    fetch the source, which it never does itself;
 #  - make's command line: no --src unless OPENSSL_SRC is given (the
 #    translator run must copy the cached tree, never build in it).
 use strict;
@@ -392,14 +394,38 @@ result($orig_xlate->($t) && !-e "$t/$state", "and OpenSSL's translator is back")
 ($st, $out, $err) = dropin(['--src', $t, '--translator', '--arch', 'x86']);
 result(exit_code($st) == 2 && $err =~ /--arch x86 does not apply/, '--translator --arch x86: exit 2');
 
+# Without --src and with nothing cached the translator run only looks:
+# exit 2, one line saying how to get the source, no apt tool called
+# (stubs first on PATH would leave a mark), nothing left in the cache.
+{
+    my $empty = tempdir(CLEANUP => 1);
+    my $stubs = tempdir(CLEANUP => 1);
+    my $mark  = "$stubs/called";
+    for my $tool (qw(apt-get apt-cache)) {
+        write_file("$stubs/$tool", "#!/bin/sh\necho $tool >> '$mark'\nexit 99\n");
+        chmod 0755, "$stubs/$tool";
+    }
+    local $ENV{OPENSSL_SOURCE_CACHE} = $empty;
+    local $ENV{PATH} = "$stubs:$ENV{PATH}";
+    ($st, $out, $err) = dropin(['--translator']);
+    opendir(my $dh, $empty) or die;
+    my @left = grep { !/^\.\.?$/ } readdir $dh;
+    result(exit_code($st) == 2 && $err =~ /run `make openssl-source`/ && ($err =~ tr/\n//) == 1
+           && !-e $mark && !@left,
+           '--translator without --src or a cached tree: exit 2, one line naming make openssl-source, nothing fetched')
+        or diag($out . $err);
+}
+
 # make's own command line: without OPENSSL_SRC the translator run works on
 # a fresh copy, so no --src may reach the tool, even when another part of
 # the Makefile (the 32-bit benchmark) finds a cached tree by itself.
 {
     my $cache = tempdir(CLEANUP => 1);
     make_path("$cache/openssl-3.0.1/crypto/aes/asm");
-    open(my $fh, '>', "$cache/openssl-3.0.1/crypto/aes/asm/aesni-x86.pl") or die;
-    close $fh;
+    for my $f (qw(crypto/aes/asm/aesni-x86.pl VERSION.dat .unpacked)) {
+        open(my $fh, '>', "$cache/openssl-3.0.1/$f") or die;
+        close $fh;
+    }
     my $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_SOURCE_CACHE='$cache' 2>&1`;
     result($plan =~ /openssl-dropin\.pl\b.*--translator/ && $plan !~ /--src/,
            'make openssl-dropin DROPIN_TRANSLATOR=1 with a cached tree: no --src (the copy is made by the tool)');

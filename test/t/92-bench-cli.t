@@ -31,7 +31,9 @@
 #    rows leave both empty; the table's cell is the CSV's fraction;
 #  - the summary: one line per family, whose lowest ratio and lowest
 #    fraction of the bound are the CSV's minima over that family's rows,
-#    naming the row they come from.
+#    naming the row they come from;
+#  - `make bench` runs only what BENCH_ARGS selects, fetches nothing and
+#    writes nothing outside the build (below).
 # Speed itself is never judged: only shapes and consistency.
 use strict;
 use warnings;
@@ -39,6 +41,10 @@ use FindBin;
 use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
 use File::Temp qw(tempdir);
+use File::Find qw(find);
+use File::Path qw(make_path);
+use File::Basename qw(basename);
+use File::Spec::Functions qw(rel2abs);
 use Capture qw(capture);
 use ImplRuns qw(result registry finish);
 
@@ -330,6 +336,84 @@ my $have_ossl;
     result($frc == 0 && is_number($fcpb) && $fout =~ /^  each figure: the fastest of \d+ runs/m,
            '--fastest: the header says each figure is the fastest run, and the row has its figure')
         or print map { "#   $_\n" } split /\n/, $fout;
+}
+
+# --- make bench: the selection only, nothing written outside the build ---------------------
+# A listing of a directory tree: each path with its type, mode, size and
+# modification time (the contents need not be readable).
+sub tree_listing {
+    my ($top) = @_;
+    my @list;
+    find({ no_chdir => 1, wanted => sub {
+        my @st = lstat $_ or return;
+        push @list, join ' ', $_, @st[2, 7, 9];
+    } }, $top) if -e $top;
+    return join "\n", sort @list;
+}
+
+# `make bench` with a tiny selection in BENCH_ARGS, HOME and TMPDIR empty
+# directories and apt-get, apt-cache and apt stubs first on PATH that
+# leave a mark and fail: it exits 0; its output is the benchmark's
+# command, the benchmark's own output, the plot's line and one line naming
+# the other benchmark targets, nothing else (no 32-bit or code-size part);
+# the CSV holds exactly the selected rows; no apt tool was called; HOME,
+# TMPDIR and /etc/apt are as they were.  The build's last CSV and plot
+# are put back afterwards.
+{
+    my ($home, $tmp, $stubs, $mark) = map { "$dir/make-$_" } qw(home tmp stubs apt-called);
+    make_path($home, $tmp, $stubs);
+    for my $tool (qw(apt-get apt-cache apt)) {
+        open(my $fh, '>', "$stubs/$tool") or die "$stubs/$tool: $!\n";
+        print $fh "#!/bin/sh\necho \"$tool \$*\" >> '$mark'\necho '$tool called' >&2\nexit 99\n";
+        close $fh;
+        chmod 0755, "$stubs/$tool";
+    }
+    my $abs_build = rel2abs($build);
+    my %saved;
+    for my $f ("$abs_build/bench/bench.csv", "$abs_build/bench/bench.png") {
+        next unless -e $f;
+        $saved{$f} = "$dir/saved-" . basename($f);
+        rename $f, $saved{$f} or die "cannot move $f aside: $!\n";
+    }
+    my $apt_before = tree_listing('/etc/apt');
+    my $args = join ' ', @tiny, '--impl', 'c';
+    my ($rc, $out);
+    {
+        local $ENV{HOME} = $home;
+        local $ENV{TMPDIR} = $tmp;
+        local $ENV{PATH} = "$stubs:$ENV{PATH}";
+        delete local $ENV{OPENSSL_SOURCE_CACHE};
+        delete local $ENV{OPENSSL_SRC};
+        ($rc, $out) = capture('make', '--no-print-directory', '-C', $root, "BUILD=$abs_build",
+                              'bench', "BENCH_ARGS=$args");
+    }
+    my @lines = split /\n/, $out;
+    result($rc == 0, "make bench BENCH_ARGS=\"$args\" exits 0")
+        or print map { "#   $_\n" } @lines;
+    my ($end) = grep { $lines[$_] =~ /^\d+ figures written to / } 0 .. $#lines;
+    result(@lines && $lines[0] =~ m{bench/bench --csv \S+ --fastest \Q$args\E$},
+           'make bench: the first line is the benchmark\'s command, with BENCH_ARGS')
+        or print "#   $lines[0]\n";
+    my @after = defined $end ? @lines[$end + 1 .. $#lines] : @lines;
+    result(defined $end && @after == 2 && $after[0] =~ /^plot(?: skipped)?:/
+           && $after[1] =~ /^more \(make TARGET\): bench-code-size, .*bench-x86mca, bench-dmcrypt32, bench-sha1-586$/,
+           'make bench: after the benchmark\'s output only the plot line and one line naming the other targets')
+        or print map { "#   $_\n" } @after;
+    my @want = ('aes,cbc-enc,128,1024,1024,c');
+    push @want, 'aes,cbc-enc,128,1024,1024,openssl@c' if $have_ossl;
+    push @want, 'aes,cbc-enc,128,1024,1024,openssl@table' if $have_ossl && table_column('c');
+    check_csv('make bench', "$abs_build/bench/bench.csv", mhz_of($out), @want);
+    my @called = -e $mark ? do { open(my $fh, '<', $mark) or die; <$fh> } : ();
+    result(!@called, 'make bench calls no apt tool (nothing fetched)') or print map { "#   $_" } @called;
+    opendir(my $hd, $home) or die;
+    my @in_home = grep { !/^\.\.?$/ } readdir $hd;
+    opendir(my $td, $tmp) or die;
+    my @in_tmp = grep { !/^\.\.?$/ } readdir $td;
+    result(!@in_home && !@in_tmp, 'make bench leaves HOME and TMPDIR empty')
+        or print map { "#   left: $_\n" } @in_home, @in_tmp;
+    result(tree_listing('/etc/apt') eq $apt_before, 'make bench leaves /etc/apt as it was');
+    unlink "$abs_build/bench/bench.csv", "$abs_build/bench/bench.png";
+    rename $saved{$_}, $_ for keys %saved;
 }
 
 # Every AES entry this CPU runs, two sizes and two key sizes given both ways.

@@ -50,9 +50,9 @@
 # Key schedule as aes_core.c: little-endian words, rounds 10/12/14 at byte
 # 240, the decryption schedule that of the equivalent inverse cipher.
 #
-# Speed: `make bench-x86mca` (also run by `make bench`) times every path
-# of both variants and the one-switch builds against the C, natively and
-# as llvm-mca estimates; `make bench` prints the code sizes.  Figures: see
+# Speed: `make bench-x86mca` times every path of both variants and the
+# one-switch builds against the C, natively and as llvm-mca estimates;
+# `make bench-code-size` prints the code sizes.  Figures: see
 # the benchmark output (one machine's, with the reasoning behind the
 # choices, in aes-586/MEASUREMENTS.md).
 use strict;
