@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * crypto-asm benchmark: cycles per byte and MB/s, ours next to OpenSSL's.
+ * perlasm-x86 benchmark: cycles per byte and MB/s, ours next to OpenSSL's.
  * `bench --help` lists the options, `bench --list` what they select.
  *
  * Cycles are TSC cycles read with rdtsc (a fixed-rate clock, not the core
@@ -145,7 +145,7 @@ static void print_header(const struct parent *p, const struct bench_options *o,
 {
     char model[128];
     cpu_model(model, sizeof(model));
-    printf("crypto-asm bench: TSC %.1f MHz (rdtsc against CLOCK_MONOTONIC); "
+    printf("perlasm-x86 bench: TSC %.1f MHz (rdtsc against CLOCK_MONOTONIC); "
            "cycles are TSC cycles, not core cycles\n", p->tsc_rate / 1e6);
     printf("  each figure: the %s of %d runs after a warm-up, %g ms of "
            "timing in all (--seconds); warm caches\n",

@@ -700,7 +700,7 @@ int main(int argc, char **argv)
 
     char report[1024];
     int distinct = ossl_check_distinct(report, sizeof(report));
-    tap_ok(distinct, "OpenSSL and crypto-asm are separate code");
+    tap_ok(distinct, "OpenSSL and perlasm-x86 are separate code");
     tap_diag("%s", report);
 
     for (int m = 0; m < N_MODES; m++) {

@@ -73,7 +73,7 @@ t1=$(date +%s)
 
 # A clone of the committed tree, as a newcomer has it (some tests read git
 # ls-files), with nothing beside it: the test vectors are in the tree.
-src=$root/src/crypto-asm
+src=$root/src/perlasm-x86
 mkdir -p "$root/src"
 git clone --quiet --no-hardlinks "$here" "$src"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
@@ -91,7 +91,7 @@ done
 
 in_root() {
     chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "cd /src/crypto-asm && $1"
+        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "cd /src/perlasm-x86 && $1"
 }
 
 status=0
