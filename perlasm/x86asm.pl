@@ -93,7 +93,7 @@ $about
   -fPIC, -fpic    position-independent code (ELF, a.out; Mach-O always is);
                   also -KPIC
   -DOPENSSL_IA32_SSE2
-                  the module may use SSE2
+                  the module may use SSE2 and later (without it: none)
   386             no MMX/SSE instruction at all
   COMPILER-FLAGS  any other flag OpenSSL's build passes (-m32, -O3, -Wall,
                   -pthread, -Wa,--noexecstack, -I., -DNAME, ...): no effect
