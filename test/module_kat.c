@@ -5,11 +5,12 @@
  * test/lib/tap.c: SHA-1 "abc" (FIPS 180) through sha1_block_data_order and
  * AES-128 (FIPS 197 appendix C.1) through AES_set_encrypt_key/AES_encrypt
  * and AES_set_decrypt_key/AES_decrypt, and, with -DWITH_AESNI, aesni_set_encrypt_key/aesni_encrypt (run only
- * where the CPU has AES-NI).  Both builds are ILP32:
+ * where the CPU has AES-NI).  Every such build is ILP32:
  *   x32 (gcc -mx32): the three x86_64 modules in the elf32 flavour
  *     (test/t/60-xlate.t);
  *   i386 (gcc -m32): sha1-586 and aes-586 without -DOPENSSL_IA32_SSE2
- *     (test/t/86-sha1-586.t).
+ *     (test/t/86-sha1-586.t); the three 32-bit modules' a.out output
+ *     retargeted to ELF (test/t/80-x86asm.t).
  * OPENSSL_ia32cap_P is all zero: the dispatchers take their baseline paths.
  */
 #include <stdint.h>

@@ -11,6 +11,9 @@
 #    a.out's ELF twin equals ELF, with and without -fPIC, and has no CFI;
 #  - elf-1 and android write elf's bytes, gaswin coff's (OpenSSL's
 #    differences between them do not occur in this layer's output);
+#  - the three 32-bit modules in a.out (-fPIC, OpenSSL's flags), their ELF
+#    twins linked into test/module_kat.c, pass it under qemu-i386 and
+#    natively where this kernel runs i386 programs;
 #  - ELF notes (IBT/SHSTK, GNU-stack), endbr32 at every entry, one DWARF
 #    FDE per function;
 #  - every flavour generated twice is byte-identical;
@@ -136,6 +139,41 @@ for my $v ([ 'elf-1', 'elf' ], [ 'android', 'elf' ], [ 'gaswin', 'coff' ]) {
         push @same, 1 if !$st && !$st2 && slurp("$dir/corpus.$fl.s") eq slurp("$dir/corpus.$fl-$twin.s");
     }
     result(@same == 2, "$fl: the same bytes as $twin, with and without -fPIC");
+}
+
+# The modules in a.out, run through their ELF twins.
+{
+    my @objs;
+    for my $m (qw(aes-586 aesni-x86 sha1-586)) {
+        my ($pl) = glob("$root/crypto/*/asm/$m.pl");
+        my $src = "$dir/$m.a.out.s";
+        my ($st, $msg) = capture($^X, $pl, 'a.out', '-fPIC', '-DOPENSSL_IA32_SSE2', $src);
+        ($st, $msg) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'a.out', $src) unless $st;
+        if (!$st) {
+            open(my $fh, '>', "$src.elf.s") or die;
+            print $fh $msg;
+            close $fh;
+            ($st, $msg) = capture('as', '--32', '--fatal-warnings', '-o', "$dir/$m.a.out.o", "$src.elf.s");
+        }
+        result($st == 0 && $msg eq '', "$m: a.out generated with -fPIC -DOPENSSL_IA32_SSE2, its ELF twin assembles")
+            or print map { "#   $_\n" } split /\n/, $msg;
+        push @objs, "$dir/$m.a.out.o" unless $st;
+    }
+    if (my $why = missing('CC32')) {
+        result(1, 'the a.out modules pass module_kat', "SKIP $why");
+    } elsif (@objs == 3) {
+        my $kat = "$dir/module_kat.a.out";
+        my ($st, $msg) = capture(split(' ', tool('CC32')), '-O2', '-Wall', '-Wextra', '-Werror', '-DWITH_AESNI',
+                                 "-I$root/test", '-o', $kat, "$root/test/module_kat.c", "$root/test/lib/tap.c", @objs);
+        result($st == 0 && $msg eq '', 'the a.out modules\' ELF twins link into module_kat (gcc -m32)')
+            or print map { "#   $_\n" } split /\n/, $msg;
+        for my $run ([ 'under qemu-i386', missing('QEMU_I386'), tool('QEMU_I386') ], [ 'natively', missing('RUN_I386') ]) {
+            my ($how, $why_not, @prefix) = @$run;
+            next if $st;
+            if ($why_not) { result(1, "a.out modules $how: module_kat", "SKIP $why_not"); next }
+            run_child("a.out modules (ELF twins) $how: module_kat", {}, @prefix, $kat);
+        }
+    }
 }
 
 # The GOT (ELF, a.out) and a non-lazy pointer (Mach-O) reach a C global by
