@@ -22,10 +22,10 @@ my %FLAVOUR = (
         func => sub { "\t.globl\t$_[0]\n" },
     },
     # a.out has only .text, .data and .bss, no .eh_frame: constants stay
-    # in .text and there is no CFI.  Its PIC linkers want .type on the
-    # functions (as OpenSSL writes them), others none.
+    # in .text and there is no CFI.  Its PIC linkers want .type on every
+    # function (as OpenSSL writes them), others none.
     'a.out' => {
-        prefix => '_', local => 'L', cfi => 0,
+        prefix => '_', local => 'L', cfi => 0, pic_type => 1,
         rodata => "\t.text",
         func => sub { "\t.globl\t$_[0]\n" . ($_[1] ? "\t.type\t$_[0],\@function\n" : '') },
     },
@@ -124,8 +124,9 @@ sub st_section {
 sub st_func {
     my ($self, $s) = @_;
     my $g = $self->global($s->{name});
-    my $decl = $s->{private} ? ($self->{f}{size} ? "\t.type\t$g,\@function\n" : '')
-                             : $self->{f}{func}->($g, $self->{pic} eq 'got');
+    my $pic_type = $self->{f}{pic_type} && $self->{pic} eq 'got';
+    my $decl = $s->{private} ? (($self->{f}{size} || $pic_type) ? "\t.type\t$g,\@function\n" : '')
+                             : $self->{f}{func}->($g, $pic_type);
     return $decl . "\t.p2align\t4\n$g:\n";
 }
 
