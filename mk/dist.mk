@@ -56,14 +56,14 @@ dist_file  = $(lastword $(subst =, ,$(1)))
 $(DIST_GEN)/macos-x86_64/%.s: $$(MODULE_$$*) $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) macosx $@
-# The x86 modules as the library has them (mk/m32.mk): Mach-O code is
-# always position independent, Win32's never is.
+# The x86 modules as the library has them (mk/m32.mk, its flags): Mach-O
+# code is always position independent, Win32's never is.
 $(DIST_GEN)/macos-i386/%.s: $$(MODULE_$$*) $(PERLASM_X86)
 	@mkdir -p $(@D)
 	$(PERL) $(firstword $(MODULE_$*)) macosx $(M32_LIB_FLAGS) $@
 $(DIST_GEN)/win32-nasm/%.asm: $$(MODULE_$$*) $(PERLASM_X86)
 	@mkdir -p $(@D)
-	$(PERL) $(firstword $(MODULE_$*)) win32n $@
+	$(PERL) $(firstword $(MODULE_$*)) win32n $(filter-out -fPIC,$(M32_LIB_FLAGS)) $@
 
 # The lists the tarball's Makefile needs; an empty one means a variable
 # here lost its name, so that is an error rather than a broken tarball.
