@@ -39,16 +39,17 @@ use Common::CommandLine ();
 
 # OpenSSL's 32-bit perlasm schemes, each with the meaning its layer gives
 # it: elf (ELF), a.out (leading underscores, no .size, CFI or ELF notes),
-# macosx (Mach-O), coff (GNU as for Win32), win32n (nasm).  Three write what
+# macosx (Mach-O), coff (GNU as for Win32), win32n (nasm), win32 (MASM).
+# Three write what
 # another does, because what sets them apart in OpenSSL does not occur here:
 # elf-1 reaches OPENSSL_ia32cap_P through the GOT in PIC code, as our elf
 # always does; android registers constructors in .init_array, and the layer
 # writes no constructor; gaswin is OpenSSL's other name for coff.
-my @FLAVOURS = qw(elf elf-1 android a.out macosx coff gaswin win32n);
+my @FLAVOURS = qw(elf elf-1 android a.out macosx coff gaswin win32n win32);
 my %SAME_AS = ('elf-1' => 'elf', android => 'elf', gaswin => 'coff');
 
 my ($program, $emitter, $output);
-our ($elf, $aout, $macosx, $coff, $win32, $win32n, $pic, $sse2, $x86only);
+our ($elf, $aout, $macosx, $coff, $win32, $win32n, $masm, $pic, $sse2, $x86only);
 
 sub prog { return $program || X86::Diag::fail("asm_init has not been called") }
 
@@ -71,12 +72,12 @@ sub asm_init {
     $sse2 = exists $cl->{defines}{OPENSSL_IA32_SSE2} ? 1 : 0;
     $x86only = ($cpu386 || $cl->{keywords}{386}) ? 1 : 0;
     $sse2 = 0 if $x86only;
-    ($elf, $aout, $macosx, $coff, $win32n) = map { $flavour eq $_ ? 1 : 0 } qw(elf a.out macosx coff win32n);
-    $win32 = $coff || $win32n;
+    ($elf, $aout, $macosx, $coff, $win32n, $masm) = map { $flavour eq $_ ? 1 : 0 } qw(elf a.out macosx coff win32n win32);
+    $win32 = $coff || $win32n || $masm;
     # Mach-O i386 code is always position independent; ELF and a.out when
     # asked (through the GOT).
     my $model = $macosx ? 'macho' : (($elf || $aout) && $pic) ? 'got' : 'none';
-    my $class = $win32n ? 'X86::Emit::Nasm' : 'X86::Emit::Gas';
+    my $class = $win32n ? 'X86::Emit::Nasm' : $masm ? 'X86::Emit::Masm' : 'X86::Emit::Gas';
     (my $file = $class) =~ s{::}{/}g;
     require "$file.pm";
     $program = X86::Program->new(pic => $model, x86only => $x86only);

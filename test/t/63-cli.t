@@ -26,7 +26,7 @@ use ImplRuns qw(result finish in_path);
 my $root = abs_path("$FindBin::Bin/../..");
 my $tmp  = tempdir(CLEANUP => 1);
 my @X64  = qw(elf elf32 macosx mingw64 nasm masm);
-my @X86  = qw(elf elf-1 android a.out macosx coff gaswin win32n);
+my @X86  = qw(elf elf-1 android a.out macosx coff gaswin win32n win32);
 my $corpus_in = "$root/test/xlate/isa_corpus.s";
 
 my @SCRIPTS = (

@@ -6,8 +6,11 @@
 #    flavours, retargeted to ELF with every instruction kept
 #    (test/x86asm/flavour_to_elf.pl; no assembler here writes a.out);
 #  - the Win32 programs (coff and win32n flavours) are linked i386 PE files;
-#  - disassembly: coff and win32n objects equal a non-PIC ELF build, macosx
-#    equals the -fPIC ELF build, but for relocations and symbol decoration;
+#  - disassembly: coff, win32n and win32 (MASM, assembled by LLVM's llvm-ml:
+#    there is no ml here) objects equal a non-PIC ELF build, macosx equals
+#    the -fPIC ELF build, but for relocations and symbol decoration; the
+#    three modules in win32 assemble, exporting what their win32n objects
+#    do;
 #    a.out's ELF twin equals ELF, with and without -fPIC, and has no CFI;
 #  - elf-1 and android write elf's bytes, gaswin coff's (OpenSSL's
 #    differences between them do not occur in this layer's output);
@@ -68,12 +71,15 @@ for my $fl (qw(coff win32n)) {
 }
 
 # --- disassembly against ELF ---------------------------------------------------
+# LLVM's MASM assembler, under its versioned name where that is the one.
+my ($LLVM_ML) = (grep({ have($_) } qw(llvm-ml llvm-ml-14)), 'llvm-ml');
 my %ASM = (
     elf    => [ 'as',   sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
     macosx => [ 'clang', sub { ('clang', '-target', 'i386-apple-macos10.13', '-Werror',
                                 '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
     coff   => [ 'i686-w64-mingw32-as', sub { ('i686-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
     win32n => [ 'nasm', sub { ('nasm', '-f', 'win32', '-Wall', '-Werror', '-o', $_[1], $_[0]) } ],
+    win32  => [ $LLVM_ML, sub { ($LLVM_ML, '--m32', '--fatal-warnings', '/c', '/Fo', $_[1], $_[0]) } ],
 );
 
 sub generate {
@@ -89,9 +95,9 @@ sub functions {
 
 my %obj;
 for my $v ([ 'elf', 'elf-pic', '-fPIC' ], [ 'elf', 'elf' ], [ 'macosx', 'macosx' ],
-           [ 'coff', 'coff' ], [ 'win32n', 'win32n' ]) {
+           [ 'coff', 'coff' ], [ 'win32n', 'win32n' ], [ 'win32', 'win32' ]) {
     my ($fl, $tag, @flags) = @$v;
-    my $src = "$dir/corpus.$tag." . ($fl eq 'win32n' ? 'asm' : 's');
+    my $src = "$dir/corpus.$tag." . ($fl =~ /^win32/ ? 'asm' : 's');
     my ($st, $msg) = generate($fl, $src, @flags);
     my ($st2) = generate($fl, "$src.again", @flags);
     result(!$st && !$st2 && slurp($src) eq (slurp("$src.again") // ''),
@@ -141,6 +147,28 @@ for my $v ([ 'elf-1', 'elf' ], [ 'android', 'elf' ], [ 'gaswin', 'coff' ]) {
     result(@same == 2, "$fl: the same bytes as $twin, with and without -fPIC");
 }
 
+# The modules in win32 (MASM): assembled, the same globals as win32n's.
+for my $m (qw(aes-586 aesni-x86 sha1-586)) {
+    if (!have($LLVM_ML) || !have('nasm') || !have('llvm-nm')) {
+        result(1, "$m: win32 assembles", 'SKIP llvm-ml, nasm or llvm-nm not installed');
+        next;
+    }
+    my ($pl) = glob("$root/crypto/*/asm/$m.pl");
+    my (%globals, @err);
+    for my $fl (qw(win32 win32n)) {
+        my $src = "$dir/$m.$fl.asm";
+        my ($st, $msg) = capture($^X, $pl, $fl, '-DOPENSSL_IA32_SSE2', $src);
+        ($st, $msg) = capture($ASM{$fl}[1]->($src, "$src.o")) unless $st;
+        push @err, "$fl: $msg" if $st || $msg ne '';
+        my (undef, $nm) = capture('llvm-nm', '-g', '--defined-only', "$src.o");
+        $globals{$fl} = join ' ', sort $nm =~ /^[0-9a-f]+ T (\w+)$/mg;
+    }
+    result(!@err && $globals{win32} ne '' && $globals{win32} eq $globals{win32n},
+           "$m: win32 (MASM) assembles with llvm-ml, no warnings, exporting win32n's "
+           . scalar(split ' ', $globals{win32n} // '') . ' functions')
+        or print map { "#   $_\n" } @err, "win32: $globals{win32}", "win32n: $globals{win32n}";
+}
+
 # The modules in a.out, run through their ELF twins.
 {
     my @objs;
@@ -178,14 +206,15 @@ for my $v ([ 'elf-1', 'elf' ], [ 'android', 'elf' ], [ 'gaswin', 'coff' ]) {
 
 # The GOT (ELF, a.out) and a non-lazy pointer (Mach-O) reach a C global by
 # different instruction sequences, by design: that function is left out.
-# a.out keeps its constants in .text: a table's address is then a constant
-# offset, not a relocation, and the function before the table runs into it
-# in the disassembly; $a_out allows exactly those differences.
+# a.out and win32 keep their constants in the code section: a table's
+# address may then be a constant offset, not a relocation, and the function
+# before the table runs into it in the disassembly; $in_text allows exactly
+# those differences.
 my @pairs = ([ 'macosx', 'elf-pic', { corpus_global => 1 } ],
-             [ 'coff', 'elf', {} ], [ 'win32n', 'elf', {} ],
+             [ 'coff', 'elf', {} ], [ 'win32n', 'elf', {} ], [ 'win32', 'elf', {}, 1 ],
              [ 'a.out', 'elf', {}, 1 ], [ 'a.out-pic', 'elf-pic', {}, 1 ]);
 for my $p (@pairs) {
-    my ($tag, $ref, $skip, $a_out) = @$p;
+    my ($tag, $ref, $skip, $in_text) = @$p;
     if (!have('llvm-objdump') || !$obj{$tag} || !$obj{$ref}) {
         result(1, "$tag: disassembly equals ${ref}'s", 'SKIP '
                . (have('llvm-objdump') ? "no $tag or $ref object" : 'llvm-objdump not installed'));
@@ -200,7 +229,7 @@ for my $p (@pairs) {
         next if $x eq $y;
         my @xa = @{ $ra->{$f} };
         my @ya = @{ $rb->{$f} // [] };
-        if ($a_out) {
+        if ($in_text) {
             splice(@ya, scalar @xa) if @ya > @xa;
             $ya[$_] =~ s/\b\d+(\(%e[a-d]x\))/REL$1/ for grep { ($xa[$_] // '') =~ /REL\(/ } 0 .. $#ya;
             next if join("\n", @xa) eq join("\n", @ya);
@@ -288,8 +317,8 @@ if ($obj{macosx} && have('llvm-objdump')) {
         . "&ret(); &function_end_B('vex_forms');\n&asm_finish();\n";
     close $fh;
     my @want = ('f3 0f 1e fb', (map { $_->[1] } @vex), 'c3');    # endbr32 first
-    for my $fl (qw(elf macosx coff win32n)) {
-        my $src = "$dir/vex.$fl." . ($fl eq 'win32n' ? 'asm' : 's');
+    for my $fl (qw(elf macosx coff win32n win32)) {
+        my $src = "$dir/vex.$fl." . ($fl =~ /^win32/ ? 'asm' : 's');
         my ($tool, $cmd) = @{ $ASM{$fl} };
         if (!have($tool) || !have('llvm-objdump')) {
             result(1, "$fl: VEX forms encode as the SDM says", 'SKIP ' . (have($tool) ? 'llvm-objdump' : $tool) . ' not installed');
