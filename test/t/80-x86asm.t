@@ -9,8 +9,8 @@
 #  - disassembly: coff, win32n and win32 (MASM, assembled by LLVM's llvm-ml:
 #    there is no ml here) objects equal a non-PIC ELF build, macosx equals
 #    the -fPIC ELF build, but for relocations and symbol decoration; the
-#    three modules in win32 assemble, exporting what their win32n objects
-#    do;
+#    three modules in win32 assemble, their exports and instructions those
+#    of their win32n objects;
 #    a.out's ELF twin equals ELF, with and without -fPIC, and has no CFI;
 #  - elf-1 and android write elf's bytes, gaswin coff's (OpenSSL's
 #    differences between them do not occur in this layer's output);
@@ -147,10 +147,12 @@ for my $v ([ 'elf-1', 'elf' ], [ 'android', 'elf' ], [ 'gaswin', 'coff' ]) {
     result(@same == 2, "$fl: the same bytes as $twin, with and without -fPIC");
 }
 
-# The modules in win32 (MASM): assembled, the same globals as win32n's.
+# The modules in win32 (MASM): assembled, the same globals as win32n's and
+# the same instructions, function by function (the constants that follow
+# the last function in win32's code section may decode as more).
 for my $m (qw(aes-586 aesni-x86 sha1-586)) {
-    if (!have($LLVM_ML) || !have('nasm') || !have('llvm-nm')) {
-        result(1, "$m: win32 assembles", 'SKIP llvm-ml, nasm or llvm-nm not installed');
+    if (!have($LLVM_ML) || !have('nasm') || !have('llvm-nm') || !have('llvm-objdump')) {
+        result(1, "$m: win32 assembles", 'SKIP llvm-ml, nasm, llvm-nm or llvm-objdump not installed');
         next;
     }
     my ($pl) = glob("$root/crypto/*/asm/$m.pl");
@@ -163,10 +165,14 @@ for my $m (qw(aes-586 aesni-x86 sha1-586)) {
         my (undef, $nm) = capture('llvm-nm', '-g', '--defined-only', "$src.o");
         $globals{$fl} = join ' ', sort $nm =~ /^[0-9a-f]+ T (\w+)$/mg;
     }
-    result(!@err && $globals{win32} ne '' && $globals{win32} eq $globals{win32n},
+    my @fns;
+    for my $fl (qw(win32n win32)) { push @fns, X86Disasm::functions("$dir/$m.$fl.asm.o", qr/./, decorated => 1) }
+    my ($names, $n, $bad) = @err ? (0, 0, []) : X86Disasm::compare(@fns, 'win32n', 'win32');
+    my @bad = grep { !/: win32n "\(none\)"/ } @$bad;
+    result(!@err && $globals{win32} ne '' && $globals{win32} eq $globals{win32n} && $n > 1000 && !@bad,
            "$m: win32 (MASM) assembles with llvm-ml, no warnings, exporting win32n's "
-           . scalar(split ' ', $globals{win32n} // '') . ' functions')
-        or print map { "#   $_\n" } @err, "win32: $globals{win32}", "win32n: $globals{win32n}";
+           . scalar(split ' ', $globals{win32n} // '') . " functions, their $n instructions the same")
+        or print map { "#   $_\n" } @err, @bad, "win32: $globals{win32}", "win32n: $globals{win32n}";
 }
 
 # The modules in a.out, run through their ELF twins.
