@@ -74,7 +74,7 @@ $(foreach m,$(ASM_MODULES), \
 $(foreach m,$(M32_MODULES), \
     $(eval $(call dist_generated,asm/linux-x86/$(m).s,$(MODULE_$(m)) $(PERLASM_X86),elf $(M32_LIB_FLAGS))) \
     $(eval $(call dist_generated,asm/macos-i386/$(m).s,$(MODULE_$(m)) $(PERLASM_X86),macosx $(M32_LIB_FLAGS))) \
-    $(eval $(call dist_generated,asm/win32-nasm/$(m).asm,$(MODULE_$(m)) $(PERLASM_X86),win32n)))
+    $(eval $(call dist_generated,asm/win32-nasm/$(m).asm,$(MODULE_$(m)) $(PERLASM_X86),win32n $(filter-out -fPIC,$(M32_LIB_FLAGS)))))
 
 DIST_PAIRS = $(foreach f,$(DIST_COPIED),$(f)=$(f)) $(DIST_RENAMED) \
     $(foreach f,$(DIST_GENERATED),$(f)=$(DIST_GEN)/$(f))

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Every module of modules.txt in every flavour it supports, written to
-# build/gen/flavours/FLAVOUR/MODULE.s (.asm for nasm, masm and win32n).
+# build/gen/flavours/FLAVOUR/MODULE.s (.asm for nasm, masm, win32n and win32).
 # Generating needs only perl, so `make` writes them all on any machine;
 # assembling them is for the tests and for the platform's own build.
 # The 32-bit modules get the flags OpenSSL's build passes to them.
 FLAVOURS_DIR := $(BUILD)/gen/flavours
-flavour_file = $(FLAVOURS_DIR)/$(2)/$(1).$(if $(filter nasm masm win32n,$(2)),asm,s)
+flavour_file = $(FLAVOURS_DIR)/$(2)/$(1).$(if $(filter nasm masm win32n win32,$(2)),asm,s)
 FLAVOUR_FLAGS_x86_64 :=
 FLAVOUR_FLAGS_x86    := -fPIC -DOPENSSL_IA32_SSE2
 layer_of = $(if $(filter x86,$(MODULE_ARCH_$(1))),$(PERLASM_X86),$(PERLASM_X64))

@@ -25,9 +25,11 @@ $(M32)/obj/%.o: %.c $(GEN_HDRS)
 
 # Each x86 module as the library has it: $(M32)/gen/MODULE-small.s.  The
 # library's build is the one aes586.mk's tests call "small" (aes-586's
-# default, its small footprint), so the two share one object.
+# default, its small footprint), so the two share one object.  The flags
+# are OpenSSL's default build's: -DOPENSSL_IA32_SSE2 keeps sha1-586's SIMD
+# paths and aesni-x86 (which its no-sse2 build has not).
 M32_LIB_VARIANT := small
-M32_LIB_FLAGS   := -fPIC
+M32_LIB_FLAGS   := -fPIC -DOPENSSL_IA32_SSE2
 define M32_MODULE_RULE
 $(M32)/gen/$(1)-$(M32_LIB_VARIANT).s: $(MODULE_$(1)) $(PERLASM_X86)
 	@mkdir -p $$(@D)

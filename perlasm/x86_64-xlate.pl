@@ -6,10 +6,10 @@
 #   perl perlasm/x86_64-xlate.pl [FLAVOUR] [COMPILER-FLAGS...] [OUTPUT] < input
 #   perl module.pl FLAVOUR [COMPILER-FLAGS...] OUTPUT   (a module pipes here)
 #
-# FLAVOUR: elf, macosx, mingw64, nasm, masm.  An OUTPUT ending in .asm
-# with no flavour, or with flavour "auto", selects nasm.  Output "-" is
-# standard output (see X64::CommandLine, --help).  Errors name the input
-# line and leave no output file.
+# FLAVOUR: elf, elf32 (x32), macosx, mingw64, nasm, masm.  An OUTPUT
+# ending in .asm with no flavour, or with flavour "auto", selects nasm.
+# Output "-" is standard output (see X64::CommandLine, --help).  Errors
+# name the input line and leave no output file.
 #
 # Stages: X64::Parser (a line into statements), X64::Translate (ABI, frame
 # helper, unwind state, Win64 tables), X64::Emit::<Flavour> (text).

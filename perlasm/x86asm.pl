@@ -7,10 +7,10 @@
 #   &asm_finish();
 #
 # and is run as  perl module.pl FLAVOUR [COMPILER-FLAGS...] [386] [OUTPUT]
-# (see asm_init, or --help).  FLAVOUR: elf, macosx, coff (GNU as), win32n
-# (nasm).  Instructions are called by name (&add, &movdqu, ...) and checked
-# against X86::ISA; any error names the module's line and exits 1 before
-# anything is written.
+# (see asm_init, or --help).  FLAVOUR: one of OpenSSL's 32-bit perlasm
+# schemes (@FLAVOURS below).  Instructions are called by name (&add,
+# &movdqu, ...) and checked against X86::ISA; any error names the module's
+# line and exits 1 before anything is written.
 # The output is written in asm_finish, to a temporary renamed into place.
 #
 # A function named with a leading "_" is private (a local symbol, no
@@ -37,11 +37,19 @@ use X86::Diag ();
 use Common::Output ();
 use Common::CommandLine ();
 
-my @FLAVOURS = qw(elf macosx coff win32n);
-my %BACKEND = map { $_ => ($_ eq 'win32n' ? 'X86::Emit::Nasm' : 'X86::Emit::Gas') } @FLAVOURS;
+# OpenSSL's 32-bit perlasm schemes, each with the meaning its layer gives
+# it: elf (ELF), a.out (leading underscores, no .size, CFI or ELF notes),
+# macosx (Mach-O), coff (GNU as for Win32), win32n (nasm), win32 (MASM).
+# Three write what
+# another does, because what sets them apart in OpenSSL does not occur here:
+# elf-1 reaches OPENSSL_ia32cap_P through the GOT in PIC code, as our elf
+# always does; android registers constructors in .init_array, and the layer
+# writes no constructor; gaswin is OpenSSL's other name for coff.
+my @FLAVOURS = qw(elf elf-1 android a.out macosx coff gaswin win32n win32);
+my %SAME_AS = ('elf-1' => 'elf', android => 'elf', gaswin => 'coff');
 
 my ($program, $emitter, $output);
-our ($elf, $macosx, $coff, $win32, $win32n, $pic, $sse2, $x86only);
+our ($elf, $aout, $macosx, $coff, $win32, $win32n, $masm, $pic, $sse2, $x86only);
 
 sub prog { return $program || X86::Diag::fail("asm_init has not been called") }
 
@@ -58,17 +66,18 @@ sub asm_init {
     my $cl = command_line('Writes the ' . Common::CommandLine::module_name()
                           . " module ($0) as 32-bit x86 assembly.", %switches);
     set_switches($cl->{defines}, %switches);
-    my $flavour = $cl->{flavour};
+    my $flavour = $SAME_AS{ $cl->{flavour} } // $cl->{flavour};
     $output = $cl->{output} // '-';
     $pic  = (grep { /^-[fK]pic$/i } @{ $cl->{flags} }) ? 1 : 0;
     $sse2 = exists $cl->{defines}{OPENSSL_IA32_SSE2} ? 1 : 0;
     $x86only = ($cpu386 || $cl->{keywords}{386}) ? 1 : 0;
     $sse2 = 0 if $x86only;
-    ($elf, $macosx, $coff, $win32n) = map { $flavour eq $_ ? 1 : 0 } qw(elf macosx coff win32n);
-    $win32 = $coff || $win32n;
-    # Mach-O i386 code is always position independent; ELF when asked.
-    my $model = $macosx ? 'macho' : ($elf && $pic) ? 'got' : 'none';
-    my $class = $BACKEND{$flavour};
+    ($elf, $aout, $macosx, $coff, $win32n, $masm) = map { $flavour eq $_ ? 1 : 0 } qw(elf a.out macosx coff win32n win32);
+    $win32 = $coff || $win32n || $masm;
+    # Mach-O i386 code is always position independent; ELF and a.out when
+    # asked (through the GOT).
+    my $model = $macosx ? 'macho' : (($elf || $aout) && $pic) ? 'got' : 'none';
+    my $class = $win32n ? 'X86::Emit::Nasm' : $masm ? 'X86::Emit::Masm' : 'X86::Emit::Gas';
     (my $file = $class) =~ s{::}{/}g;
     require "$file.pm";
     $program = X86::Program->new(pic => $model, x86only => $x86only);
@@ -82,9 +91,10 @@ sub command_line {
 usage: perl @{[ Common::CommandLine::program() ]} FLAVOUR [COMPILER-FLAGS...] [386] [OUTPUT]
 $about
   FLAVOUR         @{[ join(', ', @FLAVOURS) ]}
-  -fPIC, -fpic    position-independent code (ELF; Mach-O always is); also -KPIC
+  -fPIC, -fpic    position-independent code (ELF, a.out; Mach-O always is);
+                  also -KPIC
   -DOPENSSL_IA32_SSE2
-                  the module may use SSE2
+                  the module may use SSE2 and later (without it: none)
   386             no MMX/SSE instruction at all
   COMPILER-FLAGS  any other flag OpenSSL's build passes (-m32, -O3, -Wall,
                   -pthread, -Wa,--noexecstack, -I., -DNAME, ...): no effect

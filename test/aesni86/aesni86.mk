@@ -16,7 +16,10 @@ AESNI86_PL      := $(firstword $(MODULE_aesni-x86))
 AESNI86_PROGS   := kat_aes kat_modes every_length ccm ocb aesni86_diff
 AESNI86_FLAVOURS := macosx coff $(if $(HAVE_NASM),win32n)
 # Mach-O code is PIC whatever the flags; the Win32 flavours have no PIC.
-AESNI86_FLAGS_macosx := -fPIC
+# The module exists only in SSE2 builds (crypto/aes/asm/aesni-x86.pl).
+AESNI86_FLAGS_macosx := -fPIC -DOPENSSL_IA32_SSE2
+AESNI86_FLAGS_coff   := -DOPENSSL_IA32_SSE2
+AESNI86_FLAGS_win32n := -DOPENSSL_IA32_SSE2
 
 $(M32)/small/aesni86_diff: $(M32)/obj/test/aesni86/aesni86_diff.o $(M32_TEST_LIB_OBJS) $(M32)/small/libcrypto-asm.a
 	$(CC32) -o $@ $< $(M32_TEST_LIB_OBJS) $(M32)/small/libcrypto-asm.a $(TEST_LDLIBS)

@@ -6,6 +6,10 @@
 #     two functions() results, function by function: REF's names, its
 #     instruction count, and the first differing instruction of each
 #     function that differs
+#   sse2_or_later(OBJECT) -> (instructions, [insn, ...]) or () if it cannot
+#     be disassembled: how many instructions the object's code has, and
+#     those an SSE-only (Pentium III) CPU lacks (OpenSSL's no-sse2 build
+#     must have none)
 # from `llvm-objdump -d -r`.  With opt decorated => 1 (Mach-O, COFF) names
 # lose the "_" those formats prefix, so they match ELF's; operands of
 # an instruction carrying a relocation become REL; branch and call targets
@@ -21,7 +25,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(functions compare);
+our @EXPORT_OK = qw(functions compare sse2_or_later);
 
 sub functions {
     my ($obj, $name_re, %opt) = @_;
@@ -75,6 +79,27 @@ sub compare {
     }
     push @bad, map { "only in $tag: $_" } sort grep { !exists $ra->{$_} } keys %{ $rb // {} };
     return (scalar @names, $n, \@bad);
+}
+
+# SSE2 and later: anything on an xmm, ymm, zmm or mask register (SSE's
+# own xmm instructions are floating point, which these modules never use),
+# SSE2's and SSSE3's MMX-register forms, and SSE2's fences, cache flush and
+# non-temporal store.  MMX and SSE's pshufw, pmovmskb, ... are not.
+my $SSE2_MNEMONIC = qr/^(?:paddq|psubq|pmuludq|movq2dq|movdq2q|pshufb|palignr|ph(?:add|sub)\w*
+                        |pabs[bwd]|psign[bwd]|pmaddubsw|pmulhrsw|[lm]fence|clflush\w*|movnti)$/x;
+
+sub sse2_or_later {
+    my ($obj) = @_;
+    open(my $fh, '-|', 'objdump', '-d', '--no-show-raw-insn', $obj) or return ();
+    my ($n, @found) = (0);
+    while (my $line = <$fh>) {
+        next unless $line =~ /^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$/;
+        my ($mn, $ops) = ($1, $2);
+        $n++;
+        push @found, "$mn $ops" if $ops =~ /%(?:[xyz]mm\d|k[0-7]\b)/ || $mn =~ $SSE2_MNEMONIC;
+    }
+    close $fh or return ();
+    return ($n, \@found);
 }
 
 1;

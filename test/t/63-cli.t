@@ -25,8 +25,8 @@ use ImplRuns qw(result finish in_path);
 
 my $root = abs_path("$FindBin::Bin/../..");
 my $tmp  = tempdir(CLEANUP => 1);
-my @X64  = qw(elf macosx mingw64 nasm masm);
-my @X86  = qw(elf macosx coff win32n);
+my @X64  = qw(elf elf32 macosx mingw64 nasm masm);
+my @X86  = qw(elf elf-1 android a.out macosx coff gaswin win32n win32);
 my $corpus_in = "$root/test/xlate/isa_corpus.s";
 
 my @SCRIPTS = (
@@ -197,7 +197,7 @@ for my $s (@SCRIPTS) {
              'elf', '-DAES586_unroled=1', 'x.s');
     rejected($aes586, 'a switch value that is not a number', qr/-DAES586_small_footprint=no: .*number/,
              'elf', '-DAES586_small_footprint=no', 'x.s');
-    rejected($aes586, 'no flavour', qr/no flavour given \(valid: elf, macosx, coff, win32n\)/, '-fPIC');
+    rejected($aes586, 'no flavour', qr/no flavour given \(valid: \Q@{[ join(", ", @X86) ]}\E\)/, '-fPIC');
 }
 
 # --- a module whose text fails early, then keeps printing ---------------------------

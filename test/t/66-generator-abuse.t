@@ -35,7 +35,7 @@ use ModuleTable qw(read_table table_path);
 my $root = abs_path("$FindBin::Bin/../..");
 
 # --- the table -----------------------------------------------------------------
-# Output cases, for every script (run as SCRIPT elf OUTPUT).  out: OUTPUT,
+# Output cases, for every script (run as SCRIPT elf [FLAGS] OUTPUT).  out: OUTPUT,
 # relative to the run's directory; setup: what that directory holds first;
 # stdout: 'full' (/dev/full) or 'closed'; as: how the directory is made
 # unwritable for a root process (nobody: the run as user nobody;
@@ -110,7 +110,11 @@ my @MODULE_CASES = (
 );
 
 # --- the scripts -----------------------------------------------------------------
-my @SCRIPTS = map { { name => $_->{name}, path => "$root/$_->{script}" } } read_table(table_path($root));
+# The 32-bit modules with OpenSSL's default flags (aesni-x86 exists only
+# with -DOPENSSL_IA32_SSE2).
+my @SCRIPTS = map { { name => $_->{name}, path => "$root/$_->{script}",
+                      flags => $_->{arch} eq 'x86' ? [qw(-fPIC -DOPENSSL_IA32_SSE2)] : [] } }
+              read_table(table_path($root));
 push @SCRIPTS,
     { name => 'x86_64-xlate.pl', path => "$root/perlasm/x86_64-xlate.pl",
       stdin => "$root/test/xlate/isa_corpus.s", layer => 1 },
@@ -321,7 +325,7 @@ for my $s (@SCRIPTS) {
         }
         my $dir = fresh_dir($c);
         my @before = files_in($dir);
-        my $r = run($c, $s, $dir, 'elf', $c->{out});
+        my $r = run($c, $s, $dir, 'elf', @{ $s->{flags} // [] }, $c->{out});
         if ($c->{signal} && !$r->{writer}) {
             result(0, "$s->{name}: $c->{id}: the writer never stopped beside its temporary")
                 or print "#   exit ", exit_code($r->{status}), ": $r->{err}\n";

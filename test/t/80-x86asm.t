@@ -2,11 +2,21 @@
 # SPDX-License-Identifier: Apache-2.0
 # perlasm/x86asm.pl, the 32-bit layer, on test/x86asm/corpus.pl:
 #  - the ELF build (gcc -m32, from `make tests`) runs under qemu-i386, and
-#    so does the code of the macosx, coff and win32n flavours, retargeted to
-#    ELF with every instruction kept (test/x86asm/flavour_to_elf.pl);
+#    so does the code of the macosx, coff, a.out (-fPIC) and win32n
+#    flavours, retargeted to ELF with every instruction kept
+#    (test/x86asm/flavour_to_elf.pl; no assembler here writes a.out);
 #  - the Win32 programs (coff and win32n flavours) are linked i386 PE files;
-#  - disassembly: coff and win32n objects equal a non-PIC ELF build, macosx
-#    equals the -fPIC ELF build, but for relocations and symbol decoration;
+#  - disassembly: coff, win32n and win32 (MASM, assembled by LLVM's llvm-ml:
+#    there is no ml here) objects equal a non-PIC ELF build, macosx equals
+#    the -fPIC ELF build, but for relocations and symbol decoration; the
+#    three modules in win32 assemble, their exports and instructions those
+#    of their win32n objects;
+#    a.out's ELF twin equals ELF, with and without -fPIC, and has no CFI;
+#  - elf-1 and android write elf's bytes, gaswin coff's (OpenSSL's
+#    differences between them do not occur in this layer's output);
+#  - the three 32-bit modules in a.out (-fPIC, OpenSSL's flags), their ELF
+#    twins linked into test/module_kat.c, pass it under qemu-i386 and
+#    natively where this kernel runs i386 programs;
 #  - ELF notes (IBT/SHSTK, GNU-stack), endbr32 at every entry, one DWARF
 #    FDE per function;
 #  - every flavour generated twice is byte-identical;
@@ -39,7 +49,7 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
     run_child('corpus_elf (32-bit ELF) under qemu-i386', {}, tool('QEMU_I386'), $elf_bin);
 }
 # The other flavours' code, retargeted to ELF (test/x86asm/flavour_to_elf.pl).
-for my $fl (qw(macosx coff win32n)) {
+for my $fl (qw(macosx coff a.out win32n)) {
     my $bin = "$build/test/x86asm/corpus_$fl-elf";
     my $desc = "$fl code retargeted to ELF (corpus_$fl-elf) under qemu-i386";
     if (my $why = missing('QEMU_I386', 'CC32', $fl eq 'win32n' ? 'NASM' : ())) {
@@ -61,12 +71,15 @@ for my $fl (qw(coff win32n)) {
 }
 
 # --- disassembly against ELF ---------------------------------------------------
+# LLVM's MASM assembler, under its versioned name where that is the one.
+my ($LLVM_ML) = (grep({ have($_) } qw(llvm-ml llvm-ml-14)), 'llvm-ml');
 my %ASM = (
     elf    => [ 'as',   sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
     macosx => [ 'clang', sub { ('clang', '-target', 'i386-apple-macos10.13', '-Werror',
                                 '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
     coff   => [ 'i686-w64-mingw32-as', sub { ('i686-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
     win32n => [ 'nasm', sub { ('nasm', '-f', 'win32', '-Wall', '-Werror', '-o', $_[1], $_[0]) } ],
+    win32  => [ $LLVM_ML, sub { ($LLVM_ML, '--m32', '--fatal-warnings', '/c', '/Fo', $_[1], $_[0]) } ],
 );
 
 sub generate {
@@ -82,9 +95,9 @@ sub functions {
 
 my %obj;
 for my $v ([ 'elf', 'elf-pic', '-fPIC' ], [ 'elf', 'elf' ], [ 'macosx', 'macosx' ],
-           [ 'coff', 'coff' ], [ 'win32n', 'win32n' ]) {
+           [ 'coff', 'coff' ], [ 'win32n', 'win32n' ], [ 'win32', 'win32' ]) {
     my ($fl, $tag, @flags) = @$v;
-    my $src = "$dir/corpus.$tag." . ($fl eq 'win32n' ? 'asm' : 's');
+    my $src = "$dir/corpus.$tag." . ($fl =~ /^win32/ ? 'asm' : 's');
     my ($st, $msg) = generate($fl, $src, @flags);
     my ($st2) = generate($fl, "$src.again", @flags);
     result(!$st && !$st2 && slurp($src) eq (slurp("$src.again") // ''),
@@ -97,12 +110,117 @@ for my $v ([ 'elf', 'elf-pic', '-fPIC' ], [ 'elf', 'elf' ], [ 'macosx', 'macosx'
     $obj{$tag} = "$dir/corpus.$tag.o" unless $st;
 }
 
-# The GOT (ELF) and a non-lazy pointer (Mach-O) reach a C global by
+# a.out, with and without -fPIC: its text retargeted to ELF (no assembler
+# here writes a.out), which must keep every instruction.
+for my $v ([ 'a.out', [] ], [ 'a.out-pic', ['-fPIC'] ]) {
+    my ($tag, $flags) = @$v;
+    my $src = "$dir/corpus.$tag.s";
+    my ($st, $msg) = generate('a.out', $src, @$flags);
+    my ($st2) = generate('a.out', "$src.again", @$flags);
+    my $text = slurp($src) // '';
+    result(!$st && !$st2 && $text eq (slurp("$src.again") // '')
+           && $text =~ /^_corpus_sum:/m && $text !~ /\.(?:size|cfi_\w+|section|hidden)\b/
+           && ($text =~ /\.type\b/ ? 1 : 0) == (@$flags ? 1 : 0),
+           "$tag: generates, byte-identical twice; underscored names, no .size, CFI or sections,"
+           . ' .type only with -fPIC') or print "#   $msg";
+    next if $st;
+    ($st, $msg) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'a.out', $src);
+    open(my $fh, '>', "$dir/corpus.$tag-elf.s") or die;
+    print $fh $msg;
+    close $fh;
+    if (!have('as')) { result(1, "$tag: ELF twin assembles", 'SKIP as not installed'); next }
+    my ($ast, $amsg) = capture('as', '--32', '--fatal-warnings', '-o', "$dir/corpus.$tag.o", "$dir/corpus.$tag-elf.s");
+    result(!$st && $ast == 0 && $amsg eq '', "$tag: its ELF twin assembles with no warnings")
+        or print map { "#   $_\n" } split /\n/, "$msg$amsg";
+    $obj{$tag} = "$dir/corpus.$tag.o" unless $st || $ast;
+}
+
+# OpenSSL's schemes that write another's text here.
+for my $v ([ 'elf-1', 'elf' ], [ 'android', 'elf' ], [ 'gaswin', 'coff' ]) {
+    my ($fl, $twin) = @$v;
+    my @same;
+    for my $flags ([], ['-fPIC']) {
+        my ($st) = generate($fl, "$dir/corpus.$fl.s", @$flags);
+        my ($st2) = generate($twin, "$dir/corpus.$fl-$twin.s", @$flags);
+        push @same, 1 if !$st && !$st2 && slurp("$dir/corpus.$fl.s") eq slurp("$dir/corpus.$fl-$twin.s");
+    }
+    result(@same == 2, "$fl: the same bytes as $twin, with and without -fPIC");
+}
+
+# The modules in win32 (MASM): assembled, the same globals as win32n's and
+# the same instructions, function by function (the constants that follow
+# the last function in win32's code section may decode as more).
+for my $m (qw(aes-586 aesni-x86 sha1-586)) {
+    if (!have($LLVM_ML) || !have('nasm') || !have('llvm-nm') || !have('llvm-objdump')) {
+        result(1, "$m: win32 assembles", 'SKIP llvm-ml, nasm, llvm-nm or llvm-objdump not installed');
+        next;
+    }
+    my ($pl) = glob("$root/crypto/*/asm/$m.pl");
+    my (%globals, @err);
+    for my $fl (qw(win32 win32n)) {
+        my $src = "$dir/$m.$fl.asm";
+        my ($st, $msg) = capture($^X, $pl, $fl, '-DOPENSSL_IA32_SSE2', $src);
+        ($st, $msg) = capture($ASM{$fl}[1]->($src, "$src.o")) unless $st;
+        push @err, "$fl: $msg" if $st || $msg ne '';
+        my (undef, $nm) = capture('llvm-nm', '-g', '--defined-only', "$src.o");
+        $globals{$fl} = join ' ', sort $nm =~ /^[0-9a-f]+ T (\w+)$/mg;
+    }
+    my @fns;
+    for my $fl (qw(win32n win32)) { push @fns, X86Disasm::functions("$dir/$m.$fl.asm.o", qr/./, decorated => 1) }
+    my ($names, $n, $bad) = @err ? (0, 0, []) : X86Disasm::compare(@fns, 'win32n', 'win32');
+    my @bad = grep { !/: win32n "\(none\)"/ } @$bad;
+    result(!@err && $globals{win32} ne '' && $globals{win32} eq $globals{win32n} && $n > 1000 && !@bad,
+           "$m: win32 (MASM) assembles with llvm-ml, no warnings, exporting win32n's "
+           . scalar(split ' ', $globals{win32n} // '') . " functions, their $n instructions the same")
+        or print map { "#   $_\n" } @err, @bad, "win32: $globals{win32}", "win32n: $globals{win32n}";
+}
+
+# The modules in a.out, run through their ELF twins.
+{
+    my @objs;
+    for my $m (qw(aes-586 aesni-x86 sha1-586)) {
+        my ($pl) = glob("$root/crypto/*/asm/$m.pl");
+        my $src = "$dir/$m.a.out.s";
+        my ($st, $msg) = capture($^X, $pl, 'a.out', '-fPIC', '-DOPENSSL_IA32_SSE2', $src);
+        ($st, $msg) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'a.out', $src) unless $st;
+        if (!$st) {
+            open(my $fh, '>', "$src.elf.s") or die;
+            print $fh $msg;
+            close $fh;
+            ($st, $msg) = capture('as', '--32', '--fatal-warnings', '-o', "$dir/$m.a.out.o", "$src.elf.s");
+        }
+        result($st == 0 && $msg eq '', "$m: a.out generated with -fPIC -DOPENSSL_IA32_SSE2, its ELF twin assembles")
+            or print map { "#   $_\n" } split /\n/, $msg;
+        push @objs, "$dir/$m.a.out.o" unless $st;
+    }
+    if (my $why = missing('CC32')) {
+        result(1, 'the a.out modules pass module_kat', "SKIP $why");
+    } elsif (@objs == 3) {
+        my $kat = "$dir/module_kat.a.out";
+        my ($st, $msg) = capture(split(' ', tool('CC32')), '-O2', '-Wall', '-Wextra', '-Werror', '-DWITH_AESNI',
+                                 "-I$root/test", '-o', $kat, "$root/test/module_kat.c", "$root/test/lib/tap.c", @objs);
+        result($st == 0 && $msg eq '', 'the a.out modules\' ELF twins link into module_kat (gcc -m32)')
+            or print map { "#   $_\n" } split /\n/, $msg;
+        for my $run ([ 'under qemu-i386', missing('QEMU_I386'), tool('QEMU_I386') ], [ 'natively', missing('RUN_I386') ]) {
+            my ($how, $why_not, @prefix) = @$run;
+            next if $st;
+            if ($why_not) { result(1, "a.out modules $how: module_kat", "SKIP $why_not"); next }
+            run_child("a.out modules (ELF twins) $how: module_kat", {}, @prefix, $kat);
+        }
+    }
+}
+
+# The GOT (ELF, a.out) and a non-lazy pointer (Mach-O) reach a C global by
 # different instruction sequences, by design: that function is left out.
+# a.out and win32 keep their constants in the code section: a table's
+# address may then be a constant offset, not a relocation, and the function
+# before the table runs into it in the disassembly; $in_text allows exactly
+# those differences.
 my @pairs = ([ 'macosx', 'elf-pic', { corpus_global => 1 } ],
-             [ 'coff', 'elf', {} ], [ 'win32n', 'elf', {} ]);
+             [ 'coff', 'elf', {} ], [ 'win32n', 'elf', {} ], [ 'win32', 'elf', {}, 1 ],
+             [ 'a.out', 'elf', {}, 1 ], [ 'a.out-pic', 'elf-pic', {}, 1 ]);
 for my $p (@pairs) {
-    my ($tag, $ref, $skip) = @$p;
+    my ($tag, $ref, $skip, $in_text) = @$p;
     if (!have('llvm-objdump') || !$obj{$tag} || !$obj{$ref}) {
         result(1, "$tag: disassembly equals ${ref}'s", 'SKIP '
                . (have('llvm-objdump') ? "no $tag or $ref object" : 'llvm-objdump not installed'));
@@ -117,6 +235,11 @@ for my $p (@pairs) {
         next if $x eq $y;
         my @xa = @{ $ra->{$f} };
         my @ya = @{ $rb->{$f} // [] };
+        if ($in_text) {
+            splice(@ya, scalar @xa) if @ya > @xa;
+            $ya[$_] =~ s/\b\d+(\(%e[a-d]x\))/REL$1/ for grep { ($xa[$_] // '') =~ /REL\(/ } 0 .. $#ya;
+            next if join("\n", @xa) eq join("\n", @ya);
+        }
         my ($i) = grep { ($xa[$_] // '') ne ($ya[$_] // '') } 0 .. ($#xa > $#ya ? $#xa : $#ya);
         push @bad, "$f insn $i: $ref \"" . ($xa[$i] // '(none)') . "\", $tag \"" . ($ya[$i] // '(none)') . '"';
     }
@@ -200,8 +323,8 @@ if ($obj{macosx} && have('llvm-objdump')) {
         . "&ret(); &function_end_B('vex_forms');\n&asm_finish();\n";
     close $fh;
     my @want = ('f3 0f 1e fb', (map { $_->[1] } @vex), 'c3');    # endbr32 first
-    for my $fl (qw(elf macosx coff win32n)) {
-        my $src = "$dir/vex.$fl." . ($fl eq 'win32n' ? 'asm' : 's');
+    for my $fl (qw(elf macosx coff win32n win32)) {
+        my $src = "$dir/vex.$fl." . ($fl =~ /^win32/ ? 'asm' : 's');
         my ($tool, $cmd) = @{ $ASM{$fl} };
         if (!have($tool) || !have('llvm-objdump')) {
             result(1, "$fl: VEX forms encode as the SDM says", 'SKIP ' . (have($tool) ? 'llvm-objdump' : $tool) . ' not installed');

@@ -26,7 +26,9 @@
 #    warnings; the macosx, coff and win32n disassembly equals ELF's but for
 #    decoration and the order of an xchg's registers (test/lib/X86Disasm);
 #    ELF has endbr32 at each export, the IBT/SHSTK note, one FDE per
-#    function and no relocation in its code (nothing to make PIC).
+#    function and no relocation in its code (nothing to make PIC);
+#  - a 386 build, or one without -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2
+#    build, which leaves the module out), is refused: one line, no file.
 # What needs a missing tool is a counted SKIP naming the tool.
 use strict;
 use warnings;
@@ -187,8 +189,8 @@ my %obj;
 for my $fl (sort keys %ASM) {
     my ($ext, $tool, $cmd) = @{ $ASM{$fl} };
     my $src = "$dir/aesni.$fl.$ext";
-    my ($st, $msg) = capture($^X, $module, $fl, '-fPIC', $src);
-    my ($st2) = capture($^X, $module, $fl, '-fPIC', "$src.again");
+    my ($st, $msg) = capture($^X, $module, $fl, '-fPIC', '-DOPENSSL_IA32_SSE2', $src);
+    my ($st2) = capture($^X, $module, $fl, '-fPIC', '-DOPENSSL_IA32_SSE2', "$src.again");
     my $same = !$st && !$st2 && slurp($src) eq (slurp("$src.again") // '');
     if (!in_path($tool)) {
         result($same, "$fl: generated twice, byte-identical (not assembled: $tool not installed)")
@@ -204,7 +206,7 @@ for my $fl (sort keys %ASM) {
 # reaches OPENSSL_ia32cap_P through the GOT, a non-lazy pointer or
 # directly (the instruction against _GLOBAL_OFFSET_TABLE_ is left out).
 if ($obj{elf}) {
-    my ($st, $msg) = capture($^X, $module, 'elf', "$dir/aesni.elf-nopic.s");
+    my ($st, $msg) = capture($^X, $module, 'elf', '-DOPENSSL_IA32_SSE2', "$dir/aesni.elf-nopic.s");
     ($st, $msg) = capture($ASM{elf}[2]->("$dir/aesni.elf-nopic.s", "$dir/aesni.elf-nopic.o")) unless $st;
     $obj{'elf-nopic'} = "$dir/aesni.elf-nopic.o" unless $st || $msg ne '';
 }
@@ -254,9 +256,13 @@ if ($obj{elf} && in_path('readelf') && in_path('objdump')) {
 
 # --- errors ----------------------------------------------------------------------
 {
-    my ($st, $msg) = capture($^X, $module, 'elf', '386', "$dir/bad.s");
+    my ($st, $msg) = capture($^X, $module, 'elf', '-DOPENSSL_IA32_SSE2', '386', "$dir/bad.s");
     result($st != 0 && $msg =~ /386 build has no AES-NI/ && !-e "$dir/bad.s",
            'a 386 build (no SSE) is refused with a message, no file');
+    ($st, $msg) = capture($^X, $module, 'elf', '-fPIC', "$dir/bad.s");
+    result($st != 0 && $msg =~ /\A[^\n]*needs SSE2: add -DOPENSSL_IA32_SSE2[^\n]*\n\z/ && !-e "$dir/bad.s",
+           'without -DOPENSSL_IA32_SSE2 (OpenSSL\'s no-sse2 build) the module is refused: one line, no file')
+        or print "#   exit $st: $msg";
 }
 
 finish();

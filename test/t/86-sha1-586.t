@@ -18,7 +18,13 @@
 #  - every flavour generated twice is byte-identical and assembles without
 #    warnings; macosx, coff and win32n disassembly equals ELF's but for
 #    relocations and decoration; ELF: endbr32 and an FDE for each function;
-#    the 386 build holds no xmm register and only the integer path.
+#    the 386 build holds no xmm register and only the integer path;
+#  - without -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2 build) sha1-586 is the
+#    386 build's text: no SSE2-or-later instruction in its object (with
+#    the flag, the SIMD paths have hundreds); aes-586 is the same with and
+#    without it, with none (its SSE path is MMX and SSE's pshufw, as
+#    OpenSSL's); the two no-SSE2 objects pass module_kat under qemu-i386
+#    and natively where this kernel runs i386 programs.
 # Environment: BUILD, VECTORS.  What needs a missing tool is a counted SKIP.
 use strict;
 use warnings;
@@ -27,7 +33,7 @@ use lib "$FindBin::Bin/../lib";
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
-use X86Disasm qw(functions compare);
+use X86Disasm qw(functions compare sse2_or_later);
 use Capture qw(capture);
 
 my $root  = "$FindBin::Bin/../..";
@@ -129,20 +135,24 @@ if ($why_qemu) {
 }
 
 # --- generated text -------------------------------------------------------------
+my $SSE2 = '-DOPENSSL_IA32_SSE2';
+my $GAS32 = sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) };
 my %FLAVOUR = (
-    'elf'     => [ [], 's', 'as',   sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
-    'elf-pic' => [ ['-fPIC'], 's', 'as', sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
-    'elf-386' => [ ['-fPIC', '386'], 's', 'as', sub { ('as', '--32', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
-    'macosx'  => [ [], 's', 'clang', sub { ('clang', '-target', 'i386-apple-macos10.13', '-Werror',
-                                            '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
-    'coff'    => [ [], 's', 'i686-w64-mingw32-as', sub { ('i686-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
-    'win32n'  => [ [], 'asm', 'nasm', sub { ('nasm', '-f', 'win32', '-Wall', '-Werror', '-o', $_[1], $_[0]) } ],
+    'elf'        => [ [$SSE2], 's', 'as', $GAS32 ],
+    'elf-pic'    => [ ['-fPIC', $SSE2], 's', 'as', $GAS32 ],
+    'elf-386'    => [ ['-fPIC', $SSE2, '386'], 's', 'as', $GAS32 ],
+    'elf-nosse2' => [ ['-fPIC'], 's', 'as', $GAS32 ],
+    'macosx'     => [ [$SSE2], 's', 'clang', sub { ('clang', '-target', 'i386-apple-macos10.13', '-Werror',
+                                                    '-c', '-x', 'assembler', '-o', $_[1], $_[0]) } ],
+    'coff'       => [ [$SSE2], 's', 'i686-w64-mingw32-as',
+                      sub { ('i686-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
+    'win32n'     => [ [$SSE2], 'asm', 'nasm', sub { ('nasm', '-f', 'win32', '-Wall', '-Werror', '-o', $_[1], $_[0]) } ],
 );
 my (%obj, @failed);
 my ($same, $total) = (0, 0);
 for my $tag (sort keys %FLAVOUR) {
     my ($flags, $ext, $tool, $asm) = @{ $FLAVOUR{$tag} };
-    (my $fl = $tag) =~ s/-(pic|386)$//;
+    (my $fl = $tag) =~ s/-(pic|386|nosse2)$//;
     my $src = "$dir/$tag.$ext";
     my ($st, $msg) = capture($^X, $module, $fl, @$flags, $src);
     my ($st2) = capture($^X, $module, $fl, @$flags, "$src.again");
@@ -195,6 +205,48 @@ if (in_path('objdump') && in_path('readelf') && $obj{'elf-pic'} && $obj{'elf-386
         or print "#   functions: @f386; xmm operands: " . scalar(@vec) . "\n";
 } else {
     result(1, 'elf: endbr32, FDEs and the 386 build', 'SKIP objdump, readelf or the ELF objects missing');
+}
+
+# --- OpenSSL's no-sse2 build: no -DOPENSSL_IA32_SSE2 -----------------------------
+if (!$obj{'elf-nosse2'} || !$obj{'elf-pic'} || !in_path('objdump')) {
+    result(1, 'the no-SSE2 build', 'SKIP objdump or the ELF objects missing');
+} else {
+    my $same386 = slurp("$dir/elf-nosse2.s") eq (slurp("$dir/elf-386.s") // '');
+    my ($n, $found) = sse2_or_later($obj{'elf-nosse2'});
+    my ($n_with, $found_with) = sse2_or_later($obj{'elf-pic'});
+    result($same386 && $n && $n > 500 && !@$found && $n_with && @$found_with > 500,
+           "sha1-586 without $SSE2: the 386 build's text, no SSE2-or-later instruction among $n "
+           . '(with it: ' . scalar(@{ $found_with // [] }) . ')')
+        or print map { "#   $_\n" } "same as the 386 build: " . ($same386 ? 'yes' : 'no'), @{ $found // [] }[0 .. 4];
+
+    my $aes = "$root/crypto/aes/asm/aes-586.pl";
+    my ($st, $msg) = capture($^X, $aes, 'elf', '-fPIC', "$dir/aes.nosse2.s");
+    my ($st2, $msg2) = capture($^X, $aes, 'elf', '-fPIC', $SSE2, "$dir/aes.sse2.s");
+    ($st, $msg) = capture($GAS32->("$dir/aes.nosse2.s", "$dir/aes.nosse2.o")) unless $st || $st2;
+    my ($an, $afound) = $st ? () : sse2_or_later("$dir/aes.nosse2.o");
+    result(!$st && !$st2 && slurp("$dir/aes.nosse2.s") eq slurp("$dir/aes.sse2.s") && $an && $an > 500 && !@$afound,
+           "aes-586: the same text with and without $SSE2, no SSE2-or-later instruction among " . ($an // 0))
+        or print map { "#   $_\n" } grep { defined } "$msg$msg2", @{ $afound // [] }[0 .. 4];
+
+    # The two no-SSE2 objects run: module_kat (4-byte pointers, SHA-1 "abc",
+    # AES-128 both ways).
+    if (my $why = missing('CC32')) {
+        result(1, 'the no-SSE2 objects pass module_kat', "SKIP $why");
+    } elsif (!$st) {
+        my $kat = "$dir/module_kat32";
+        ($st, $msg) = capture(split(' ', tool('CC32')), '-O2', '-Wall', '-Wextra', '-Werror', "-I$root/test",
+                              '-o', $kat, "$root/test/module_kat.c", "$root/test/lib/tap.c",
+                              $obj{'elf-nosse2'}, "$dir/aes.nosse2.o");
+        result($st == 0 && $msg eq '', 'the no-SSE2 sha1-586 and aes-586 objects link into module_kat (gcc -m32)')
+            or print map { "#   $_\n" } split /\n/, $msg;
+        my $why_native = missing('RUN_I386');
+        for my $run ([ 'under qemu-i386', $why_qemu, $qemu ], [ 'natively', $why_native ]) {
+            my ($how, $why, @prefix) = @$run;
+            next if $st;
+            if ($why) { result(1, "no-SSE2 module_kat $how", "SKIP $why"); next }
+            run_child("no-SSE2 sha1-586 and aes-586 $how: module_kat", {}, @prefix, $kat);
+        }
+    }
 }
 
 finish();

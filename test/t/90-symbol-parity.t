@@ -111,9 +111,11 @@ for my $module (@modules) {
     next unless result(!$@ && @rows > 0, "$mod: $module->{symbols} parses"
                                          . ($@ ? " ($@)" : ''));
 
-    # Our elf output, generated from the script as the Makefile does.
-    my ($st, $out) = run($^X, "$root/$rel", 'elf', "$dir/$mod.s");
-    if (!result($st == 0, "$mod: perl $rel elf generates")) {
+    # Our elf output, generated from the script as the Makefile does (the
+    # 32-bit ones with OpenSSL's default flags, as their symbols files).
+    my @flags = $x86 ? qw(-fPIC -DOPENSSL_IA32_SSE2) : ();
+    my ($st, $out) = run($^X, "$root/$rel", 'elf', @flags, "$dir/$mod.s");
+    if (!result($st == 0, "$mod: perl $rel elf @flags generates")) {
         print "# $_\n" for split /\n/, $out;
         next;
     }

@@ -66,7 +66,7 @@ result($st == 0 && !@lacking, 'no optional tool: the library, its assembly, the 
 result($out !~ m{\Q$scratch\E/build/m32/}, 'no optional tool: no 32-bit build is planned');
 # Generation needs only perl: every module of the table in each of its flavours.
 my @flavoured = map { my $row = $_; map { "$scratch/build/gen/flavours/$_/$row->{name}."
-                                             . (/^(nasm|masm|win32n)$/ ? 'asm' : 's') } @{ $row->{flavours} } }
+                                             . (/^(nasm|masm|win32n|win32)$/ ? 'asm' : 's') } @{ $row->{flavours} } }
                 ModuleTable::read_table(ModuleTable::table_path('.'));
 my @unplanned = grep { index($out, "$_\n") < 0 } @flavoured;
 result(@flavoured >= 16 && !@unplanned, 'no optional tool: all ' . scalar(@flavoured) . ' module x flavour outputs are generated')

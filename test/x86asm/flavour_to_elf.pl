@@ -1,17 +1,20 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
-# Retargets a 32-bit module's macosx, coff or win32n output to ELF, leaving
-# every instruction as generated, so that the code those flavours emit can
-# run here: linked into the -m32 test programs and run under qemu-i386
-# (Mach-O and Win32 programs cannot run on this machine at all).
+# Retargets a 32-bit module's macosx, coff, a.out or win32n output to ELF,
+# leaving every instruction as generated, so that the code those flavours
+# emit can run here: linked into the -m32 test programs and run under
+# qemu-i386 (Mach-O and Win32 programs cannot run on this machine at all,
+# and no assembler here writes a.out).
 #
-#   perl test/x86asm/flavour_to_elf.pl macosx|coff IN.s  > OUT.s    (GNU as --32)
+#   perl test/x86asm/flavour_to_elf.pl macosx|coff|a.out IN.s > OUT.s (GNU as --32)
 #   perl test/x86asm/flavour_to_elf.pl win32n      IN.asm > OUT.asm (nasm -f elf32)
 #
 # What changes is only what ELF spells differently:
 #   - symbol decoration: the leading underscore of every symbol
 #     (_AES_encrypt, _OPENSSL_ia32cap_P) is dropped, so the object links
-#     with the ELF C library and test programs;
+#     with the ELF C library and test programs; a.out's local labels L...
+#     become ELF's .L..., which stay out of the symbol table as they do
+#     in a.out;
 #   - sections: Mach-O __TEXT,__const and COFF .rdata become .rodata; the
 #     Mach-O non-lazy symbol pointer section becomes .data, each pointer's
 #     ".indirect_symbol S / .long 0" a ".long S": the address dyld would
@@ -26,7 +29,7 @@ use strict;
 use warnings;
 
 my ($flavour, $in) = @ARGV;
-die "usage: $0 macosx|coff|win32n IN\n" unless defined $in && $flavour =~ /^(macosx|coff|win32n)$/;
+die "usage: $0 macosx|coff|a.out|win32n IN\n" unless defined $in && $flavour =~ /^(macosx|coff|a\.out|win32n)$/;
 open(my $fh, '<', $in) or die "$0: $in: $!\n";
 my @lines = <$fh>;
 close $fh;
@@ -41,6 +44,7 @@ my $after_indirect = 0;
 for my $l (@lines) {
     $lineno++;
     local $_ = $l;
+    s/(?<![\w\$.@])L(\d{3}\w*)/.L$1/g if $flavour eq 'a.out';
     s/$undecorate/$1/g unless /^\s*\.section\b/;
     my $bad = sub { die "$0: $in:$lineno: no ELF translation for: $_[0]" };
     if ($flavour eq 'win32n') {
@@ -73,7 +77,8 @@ for my $l (@lines) {
         $after_indirect = 1;
         next;
     }
-    if (/^\s*\.(\w+)/ && $1 !~ /^(?:text|globl|p2align|byte|short|long|cfi_\w+)$/) { $bad->($_) }
+    if (/^\s*\.type\s+\w+,\@function\s*$/ && $flavour eq 'a.out') { push @out, $_; next }
+    if (/^\s*\.(\w+)/ && $1 !~ /^(?:text|globl|p2align|byte|short|long|cfi_\w+|L\d{3}\w*)$/) { $bad->($_) }
     push @out, $_;
 }
 push @out, $flavour eq 'win32n' ? "section .note.GNU-stack noalloc noexec nowrite progbits\n"

@@ -6,6 +6,7 @@
 #   macosx clang -target i386-apple-macos10.13 -> object only (disassembly)
 #   coff   i686-w64-mingw32-as, win32n nasm -f win32 -> linked with mingw i686
 #          (corpus_{coff,win32n}.exe; Win32 cannot run here)
+#   a.out  (-fPIC) no assembler here writes a.out: only its ELF twin below
 # Each part is built only when its tools exist; 80-x86asm.t SKIPs the rest.
 
 # PERLASM_X86 (the layer's files) is the Makefile's.
@@ -22,6 +23,9 @@ $(X86A)/corpus.macosx.s: $(X86_CORPUS) $(PERLASM_X86)
 $(X86A)/corpus.coff.s: $(X86_CORPUS) $(PERLASM_X86)
 	@mkdir -p $(@D)
 	$(PERL) $(X86_CORPUS) coff $@
+$(X86A)/corpus.a.out.s: $(X86_CORPUS) $(PERLASM_X86)
+	@mkdir -p $(@D)
+	$(PERL) $(X86_CORPUS) a.out -fPIC $@
 $(X86A)/corpus.win32n.asm: $(X86_CORPUS) $(PERLASM_X86)
 	@mkdir -p $(@D)
 	$(PERL) $(X86_CORPUS) win32n $@
@@ -44,7 +48,7 @@ $(BUILD)/test/x86asm/corpus_%.exe: $(X86_CORPUS_MAIN) $(X86A)/corpus.%.o
 	@mkdir -p $(@D)
 	$(MINGW32_CC) $(WARN) -O2 -o $@ $(filter-out %.h,$^)
 
-# The macosx, coff and win32n code retargeted to ELF with every instruction
+# The macosx, coff, a.out and win32n code retargeted to ELF with every instruction
 # kept (test/x86asm/flavour_to_elf.pl), linked as 32-bit Linux programs:
 # corpus_FLAVOUR-elf, run under qemu-i386 (Mach-O and Win32 cannot run here).
 X86_RETARGET := test/x86asm/flavour_to_elf.pl
@@ -62,7 +66,7 @@ $(BUILD)/test/x86asm/corpus_%-elf: $(X86_CORPUS_MAIN) $(X86A)/corpus.%-elf.o
 
 ifeq ($(HAVE_CC32),yes)
 tests: $(BUILD)/test/x86asm/corpus_elf $(BUILD)/test/x86asm/corpus_macosx-elf \
-       $(BUILD)/test/x86asm/corpus_coff-elf
+       $(BUILD)/test/x86asm/corpus_coff-elf $(BUILD)/test/x86asm/corpus_a.out-elf
 ifeq ($(HAVE_NASM),yes)
 tests: $(BUILD)/test/x86asm/corpus_win32n-elf
 endif

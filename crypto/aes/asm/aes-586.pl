@@ -9,6 +9,8 @@
 #   perl crypto/aes/asm/aes-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2]
 #        [-DAES586_small_footprint=0|1] [-DAES586_<tuning>=N] [386] [OUTPUT]
 #   (and any other compiler flag OpenSSL's build passes; --help)
+# -DOPENSSL_IA32_SSE2 changes nothing here, as in OpenSSL's aes-586: the
+# SSE path below is MMX and SSE's pshufw, no SSE2.
 #
 # Variants, chosen when generating:
 #   small_footprint=1  the rounds are a loop (the default, about a third of

@@ -12,8 +12,10 @@
 #   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk
 #   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk
 #
-#   perl crypto/aes/asm/aesni-x86.pl FLAVOUR [-fPIC] [OUTPUT]
-#   (FLAVOUR elf, macosx, coff or win32n; written against perlasm/x86asm.pl)
+#   perl crypto/aes/asm/aesni-x86.pl FLAVOUR [-fPIC] -DOPENSSL_IA32_SSE2 [OUTPUT]
+#   (FLAVOUR one of perlasm/x86asm.pl's, the layer it is written against)
+# The whole module is SSE2-and-later code: OpenSSL's no-sse2 build leaves
+# it out, so without -DOPENSSL_IA32_SSE2 (or with "386") it is refused.
 #
 # Key schedule: the layout of aesni-x86_64.pl, so a key scheduled by one
 # module works with the other: the round keys as the bytes the
@@ -104,8 +106,10 @@ require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
 
 &asm_init($ARGV[0], 0);
 
-our $x86only;
+our ($x86only, $sse2);
 die "$0: the 386 build has no AES-NI code\n" if $x86only;
+die "$0: AES-NI code needs SSE2: add -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2 build leaves this module out)\n"
+    unless $sse2;
 &external_label("OPENSSL_ia32cap_P");
 
 my $ROUNDS_AT = 240;

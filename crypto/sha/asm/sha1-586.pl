@@ -16,10 +16,12 @@
 #   x86     sha1_block_data_order_x86        nothing (i486: bswap)
 #
 # Each path is also a global hidden symbol (crypto/sha/sha1_586.h), so the
-# tests and the benchmark call every one directly.  With "386" on the
-# command line only the integer path exists and the dispatcher jumps to it.
+# tests and the benchmark call every one directly.  The SIMD paths exist
+# only with -DOPENSSL_IA32_SSE2, as in OpenSSL (its no-sse2 build); without
+# it, or with "386", only the integer path exists and the dispatcher jumps
+# to it without reading OPENSSL_ia32cap_P.
 #
-#   perl crypto/sha/asm/sha1-586.pl FLAVOUR [-fPIC] [386] OUTPUT
+#   perl crypto/sha/asm/sha1-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2] [386] OUTPUT
 #
 # The algorithm (FIPS 180-4 §6.1.2): per 64-byte block, the schedule
 #   W[t] = M[t] (big-endian words), t < 16
@@ -54,7 +56,7 @@ push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
 require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
 
-our $x86only;
+our $sse2;   # set by asm_init: -DOPENSSL_IA32_SSE2 and not "386"
 &asm_init($ARGV[0], 0);
 
 my @K = (0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6);   # §4.2.1
@@ -376,14 +378,14 @@ sub load_arguments {
 # --- the dispatcher and the paths -----------------------------------------
 # Fastest first; a path runs when all its bits are set.  Every SIMD path
 # needs SSSE3, so clearing SSSE3 alone selects the integer code.
-my @PATHS = $x86only ? () : (
+my @PATHS = !$sse2 ? () : (
     [ shaext => [qw(sha ssse3)], \&shaext_path ],
     [ avx    => [qw(avx ssse3)], sub { simd_path($_[0], 'avx') } ],
     [ ssse3  => [qw(ssse3)],     sub { simd_path($_[0], 'ssse3') } ],
 );
 my $FALLBACK = [ x86 => [], \&integer_path ];
 
-&external_label("OPENSSL_ia32cap_P") unless $x86only;
+&external_label("OPENSSL_ia32cap_P") if @PATHS;
 &hidden(map { "sha1_block_data_order_$_->[0]" } @PATHS, $FALLBACK);
 
 &function_begin_B("sha1_block_data_order");

@@ -14,6 +14,7 @@ use Common::CommandLine ();
 # usage and the errors name them.
 my @EMITTERS = (
     elf     => 'X64::Emit::Elf',
+    elf32   => 'X64::Emit::Elf32',
     macosx  => 'X64::Emit::MachO',
     mingw64 => 'X64::Emit::Mingw64',
     nasm    => 'X64::Emit::Nasm',

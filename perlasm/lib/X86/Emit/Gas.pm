@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# AT&T syntax for GNU as and clang's assembler: the elf, macosx and coff
-# flavours.  They differ only in the names, sections and notes set in
+# AT&T syntax for GNU as and clang's assembler: the elf, a.out, macosx and
+# coff flavours.  They differ only in the names, sections and notes set in
 # %FLAVOUR below; everything else (operand order, size suffixes, memory
 # syntax) is shared.
 package X86::Emit::Gas;
@@ -20,6 +20,14 @@ my %FLAVOUR = (
         prefix => '_', local => 'L', cfi => 1,
         rodata => "\t.section\t__TEXT,__const",
         func => sub { "\t.globl\t$_[0]\n" },
+    },
+    # a.out has only .text, .data and .bss, no .eh_frame: constants stay
+    # in .text and there is no CFI.  Its PIC linkers want .type on every
+    # function (as OpenSSL writes them), others none.
+    'a.out' => {
+        prefix => '_', local => 'L', cfi => 0, pic_type => 1,
+        rodata => "\t.text",
+        func => sub { "\t.globl\t$_[0]\n" . ($_[1] ? "\t.type\t$_[0],\@function\n" : '') },
     },
     coff => {
         prefix => '_', local => 'L', cfi => 0,
@@ -44,8 +52,8 @@ sub term {
     return $t->{value} if $k eq 'num';
     return $self->local_label($t->{value}) if $k eq 'label';
     return $self->global($t->{value}) if $k eq 'sym';
-    return "$t->{value}\@GOT" if $k eq 'got';
-    return '_GLOBAL_OFFSET_TABLE_+[.-' . $self->local_label($t->{value}) . ']' if $k eq 'gotpc';
+    return $self->global($t->{value}) . '@GOT' if $k eq 'got';
+    return $self->global('_GLOBAL_OFFSET_TABLE_') . '+[.-' . $self->local_label($t->{value}) . ']' if $k eq 'gotpc';
     return 'L' . $self->global($t->{value}) . '$non_lazy_ptr' if $k eq 'nlptr';
     die "term kind $k\n";
 }
@@ -70,8 +78,9 @@ sub operand {
     return "\$$op->{value}" if $t eq 'imm';
     return $self->local_label($op->{name}) if $t eq 'label';
     if ($t eq 'symbol') {
-        # Through the PLT only what the dynamic linker may bind elsewhere.
-        my $plt = $self->{pic} eq 'got' && !$self->bound_here($op->{name});
+        # Through the PLT only what the dynamic linker may bind elsewhere
+        # (ELF: a.out has no @PLT suffix).
+        my $plt = $self->{pic} eq 'got' && $self->{flavour} eq 'elf' && !$self->bound_here($op->{name});
         return $self->global($op->{name}) . ($plt ? '@PLT' : '');
     }
     my $disp = $self->terms_text($op->{disp});
@@ -115,7 +124,9 @@ sub st_section {
 sub st_func {
     my ($self, $s) = @_;
     my $g = $self->global($s->{name});
-    my $decl = $s->{private} ? ($self->{f}{size} ? "\t.type\t$g,\@function\n" : '') : $self->{f}{func}->($g);
+    my $pic_type = $self->{f}{pic_type} && $self->{pic} eq 'got';
+    my $decl = $s->{private} ? (($self->{f}{size} || $pic_type) ? "\t.type\t$g,\@function\n" : '')
+                             : $self->{f}{func}->($g, $pic_type);
     return $decl . "\t.p2align\t4\n$g:\n";
 }
 

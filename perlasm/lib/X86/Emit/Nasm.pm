@@ -93,7 +93,8 @@ sub st_data {
     return "\t$DATA{$s->{size}}\t" . join(',', map { $self->terms_text($_) } @{ $s->{values} }) . "\n";
 }
 
-sub header {
+# The global symbols the code uses and does not define, sorted.
+sub externs {
     my ($self) = @_;
     my $st = $self->{program}->statements;
     my %defined = map { $_->{name} => 1 } grep { $_->{k} eq 'func' } @$st;
@@ -109,10 +110,15 @@ sub header {
         next unless $s->{k} eq 'data';
         $used{ $_->{value} } = 1 for grep { $_->{kind} eq 'sym' } map { @$_ } @{ $s->{values} };
     }
+    return grep { !$defined{$_} } sort keys %used;
+}
+
+sub header {
+    my ($self) = @_;
     my $h = "bits\t32\n";
     # SAFESEH: an absolute @feat.00 with bit 0 set (no unsafe handlers).
     $h .= "\$\@feat.00\tequ\t1\n";
-    $h .= "extern\t" . $self->global($_) . "\n" for grep { !$defined{$_} } sort keys %used;
+    $h .= "extern\t" . $self->global($_) . "\n" for $self->externs;
     return "${h}section\t.text\n";
 }
 
