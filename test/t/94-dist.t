@@ -177,10 +177,11 @@ result(@x86_64 == 4 && $same_set->(@x86_64), "x86_64 platforms @x86_64 carry the
 result(@x86 == 3 && $same_set->(@x86), "32-bit platforms @x86 carry aes-586");
 
 # Each generated file's first line: a shipped generator, the platform's
-# flavour and the flags the library's build uses (the 32-bit ELF and Mach-O
-# code position independent).
+# flavour and the flags the library's build uses (the 32-bit code with
+# OpenSSL's SSE2 paths, ELF and Mach-O position independent).
 my %FLAVOUR = ('linux-x86_64' => 'elf', 'macos-x86_64' => 'macosx', mingw64 => 'mingw64', 'win64-nasm' => 'nasm',
-               'linux-x86' => 'elf, flags -fPIC', 'macos-i386' => 'macosx, flags -fPIC', 'win32-nasm' => 'win32n');
+               'linux-x86' => 'elf, flags -fPIC -DOPENSSL_IA32_SSE2', 'macos-i386' => 'macosx, flags -fPIC -DOPENSSL_IA32_SSE2',
+               'win32-nasm' => 'win32n, flags -DOPENSSL_IA32_SSE2');
 my (%body_of, @unheaded);
 my @generated = grep { m{^(?:asm|gen)/} } sort keys %in_tar;
 for my $path (@generated) {
