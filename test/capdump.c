@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Prints this library's OPENSSL_ia32cap_P, as computed before main from
- * CPUID and the OPENSSL_ia32cap environment variable, as four hex words:
+ * CPUID and the OPENSSL_ia32cap environment variable, as hex words:
  *   xxxxxxxx xxxxxxxx xxxxxxxx xxxxxxxx
- * test/ossl_capdump/ossl_capdump.c prints OpenSSL's the same way, and
- * test/t/30-ia32cap.t compares the two.
+ * the first four (OpenSSL 3.0's array), or all ten with --all (3.5's).
+ * test/ossl_capdump/ossl_capdump.c prints OpenSSL 3.0's the same way, and
+ * test/t/30-ia32cap.t compares them and 3.5's.
  *
- *   capdump            OPENSSL_ia32cap_P
- *   capdump --detect   casm_ia32cap_detect(): CPUID before the env mask
+ *   capdump [--all]            OPENSSL_ia32cap_P
+ *   capdump --detect [--all]   casm_ia32cap_detect(): CPUID before the env mask
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,16 +17,24 @@
 
 int main(int argc, char **argv)
 {
-    unsigned int w[4];
+    unsigned int w[CASM_IA32CAP_WORDS];
+    int detect = 0, n = 4;
 
-    if (argc > 2 || (argc == 2 && strcmp(argv[1], "--detect") != 0)) {
-        fprintf(stderr, "usage: %s [--detect]\n", argv[0]);
-        return 2;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--detect") == 0 && !detect) {
+            detect = 1;
+        } else if (strcmp(argv[i], "--all") == 0 && n == 4) {
+            n = CASM_IA32CAP_WORDS;
+        } else {
+            fprintf(stderr, "usage: %s [--detect] [--all]\n", argv[0]);
+            return 2;
+        }
     }
-    if (argc == 2)
+    if (detect)
         casm_ia32cap_detect(w);
     else
         memcpy(w, OPENSSL_ia32cap_P, sizeof(w));
-    printf("%08x %08x %08x %08x\n", w[0], w[1], w[2], w[3]);
+    for (int i = 0; i < n; i++)
+        printf("%08x%c", w[i], i == n - 1 ? '\n' : ' ');
     return 0;
 }

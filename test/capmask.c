@@ -2,7 +2,8 @@
 /*
  * Unit tests of casm_ia32cap_apply(): what OPENSSL_ia32cap does to the
  * capability words, for every form of the variable, with the expected words
- * worked out by hand from OpenSSL 3.0's rules (crypto/cpuid/ia32cap.h):
+ * worked out by hand from OpenSSL 3.5's rules (crypto/cpuid/ia32cap.h);
+ * for up to two fields they are 3.0's:
  *
  *   - unset: the detected words, with bit 10 of word 0 set;
  *   - "[~]V0[:[~]V1]", each V a 64-bit number: "0x"/"0X" hex, leading "0"
@@ -16,6 +17,9 @@
  *   - an empty V0 before ':' keeps the detected words 0-1;
  *   - ":~V1" clears V1's bits from words 2-3, ":V1" replaces them; without
  *     ':' words 2-3 are 0;
+ *   - fields 2-4 act on words 4-9 the same way, pairs missing or empty at
+ *     the end are 0, an empty field followed by ':' keeps its pair, and
+ *     word 9 is 0 unless word 6 keeps AVX10 (bit 19);
  *   - bit 10 of word 0 is always set at the end.
  *
  * Then end to end: the program runs itself again with OPENSSL_ia32cap set
@@ -41,24 +45,37 @@
  *                      AVX (28), RDRAND (30) set
  *   word 2 0xf1bf97a9: AVX2 (5), AVX512F (16), SHA (29) set
  *   word 3 0x00405f5e: VAES (9), VPCLMULQDQ (10) set
+ *   word 4 0x00008400: hybrid (15)
+ *   word 5 0x00800007: SHA512, SM3, SM4 (0-2), AVX-IFMA (23)
+ *   word 6 0x00280000: AVX10 (19), APX_F (21)
+ *   words 7, 8 0x00000001, 0x00000020
+ *   word 9 0x00070002: AVX10 version 2, 128/256/512 bits (16-18)
  */
-static const unsigned int D[4] = {0x178bfbff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e};
+#define W CASM_IA32CAP_WORDS
+static const unsigned int D[W] = {0x178bfbff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e,
+                                  0x00008400, 0x00800007, 0x00280000, 0x00000001,
+                                  0x00000020, 0x00070002};
+/* D as the result gives it back whole: with bit 10 of word 0 set. */
+#define D_INIT 0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400, \
+    0x00800007, 0x00280000, 0x00000001, 0x00000020, 0x00070002
 /* Every bit set (bit 10 included), to see exactly which bits a mask clears. */
-static const unsigned int ONES[4] = {0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff};
+static const unsigned int ONES[W] = {0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+                                     0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+                                     0xffffffff, 0xffffffff};
 /* Nothing detected. */
-static const unsigned int ZERO[4] = {0, 0, 0, 0};
+static const unsigned int ZERO[W] = {0};
 
 struct capcase {
     const char *what;           /* what the case proves */
     const unsigned int *cpuid;  /* detected words */
     const char *env;            /* OPENSSL_ia32cap, NULL = unset */
-    unsigned int want[4];
+    unsigned int want[W];       /* words not written are 0 */
 };
 
 static const struct capcase cases[] = {
     /* Unset: detected words untouched but for bit 10 (0x...fbff -> 0x...ffff). */
     {"unset keeps detected words and sets bit 10", D, NULL,
-     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e}},
+     {D_INIT}},
     /* Unset with nothing detected: only the "initialised" bit. */
     {"unset with nothing detected gives only bit 10", ZERO, NULL,
      {0x00000400, 0, 0, 0}},
@@ -130,9 +147,9 @@ static const struct capcase cases[] = {
     /* "~~0x10": the number after the first '~' starts with '~' -> mask 0. */
     {"~~0x10 is mask 0: words 0-1 kept, words 2-3 zero", D, "~~0x10",
      {0x178bffff, 0x7ef83a0b, 0, 0}},
-    /* V1 stops at the second ':': 0x20. */
-    {"V1 ends at a second ':'", D, "0x10:0x20:0x30",
-     {0x00000410, 0, 0x00000020, 0}},
+    /* V1 stops at the second ':' (0x20); the third field sets words 4-5. */
+    {"V1 ends at a second ':', V2 sets words 4-5", D, "0x10:0x20:0x30",
+     {0x00000410, 0, 0x00000020, 0, 0x00000030}},
     /* Decimal in both parts. */
     {"decimal V0 and V1: 1:2", D, "1:2", {0x00000401, 0, 0x00000002, 0}},
     /* 64-bit V0: low half word 0 (0x76543210 | 0x400), high half word 1. */
@@ -183,6 +200,51 @@ static const struct capcase cases[] = {
      {0x00001634, 0, 0, 0}},
     {"V0 = 0 is not empty V0: '0:~0' zeroes every word (no CPUID ran)", D, "0:~0",
      {0x00000400, 0, 0, 0}},
+    /* The five fields of OpenSSL 3.5. */
+    {"~0 in all five fields keeps every detected word", D, "~0:~0:~0:~0:~0",
+     {D_INIT}},
+    /* V2 bit 55 = word 5 bit 23 (AVX-IFMA), bit 15 = word 4 bit 15 (hybrid). */
+    {"~V2 clears AVX-IFMA and hybrid in words 4-5", D,
+     "~0:~0:~0x0080000000008000:~0:~0",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00000400, 0x00000007,
+      0x00280000, 0x00000001, 0x00000020, 0x00070002}},
+    /* V3 bit 21 = word 6 bit 21 (APX_F); AVX10 stays, so word 9 does. */
+    {"~V3 clears APX_F (word 6 bit 21), word 9 kept", D, "~0:~0:~0:~0x200000:~0",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400, 0x00800007,
+      0x00080000, 0x00000001, 0x00000020, 0x00070002}},
+    /* Clearing AVX10 (word 6 bit 19) zeroes word 9 even though V4 kept it. */
+    {"~V3 clearing AVX10 zeroes word 9", D, "~0:~0:~0:~0x80000:~0",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400, 0x00800007,
+      0x00200000, 0x00000001, 0x00000020, 0}},
+    /* A bare V4 sets words 8-9: word 9 only while AVX10 is in word 6. */
+    {"bare V4 sets words 8-9 (AVX10 kept)", D, ":~0:~0:~0:0x1234500000067",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400, 0x00800007,
+      0x00280000, 0x00000001, 0x00000067, 0x00012345}},
+    {"bare V4 with a bare V3 lacking AVX10: word 9 is 0", D, ":~0:~0:0:0x1234500000067",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400, 0x00800007,
+      0, 0, 0x00000067, 0}},
+    /* Empty fields followed by ':' keep their pair; the trailing empty one zeroes. */
+    {"'::::' keeps words 0-7 and zeroes words 8-9", D, "::::",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400, 0x00800007,
+      0x00280000, 0x00000001, 0, 0}},
+    {"':::::' keeps every word", D, ":::::",
+     {D_INIT}},
+    {"'::0' keeps words 0-3 and zeroes words 4-9", D, "::0",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e}},
+    {"':0::::' zeroes words 2-3 only", D, ":0::::",
+     {0x178bffff, 0x7ef83a0b, 0, 0, 0x00008400, 0x00800007, 0x00280000,
+      0x00000001, 0x00000020, 0x00070002}},
+    /* OpenSSL 3.0 would zero words 2-3 here (it reads ":~0x400" as 0). */
+    {"'~0x400::~0x400:' keeps words 2-3, clears word 4 bit 10 (3.5, not 3.0)", D,
+     "~0x400::~0x400:",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008000, 0x00800007}},
+    {"a trailing empty field zeroes its pair", D, "~0:~0:",
+     {0x178bffff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e}},
+    {"a sixth field is ignored", D, ":::::0x99",
+     {D_INIT}},
+    /* Bare V0: no CPUID ran, so kept or "~"-masked pairs are 0. */
+    {"bare V0: later '~' and kept fields act on zero", D, "0x1234::~0:0x77:~0",
+     {0x00001634, 0, 0, 0, 0, 0, 0x77, 0, 0, 0}},
     /* ":~0" on nothing detected: only bit 10. */
     {":~0 with nothing detected gives only bit 10", ZERO, ":~0",
      {0x00000400, 0, 0, 0}},
@@ -190,43 +252,45 @@ static const struct capcase cases[] = {
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
-static int same4(const unsigned int a[4], const unsigned int b[4])
+static int same(const unsigned int a[W], const unsigned int b[W])
 {
-    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+    return memcmp(a, b, W * sizeof(a[0])) == 0;
 }
 
-static void diag4(const char *label, const unsigned int w[4])
+static void diag_words(const char *label, const unsigned int w[W])
 {
-    tap_diag("  %-8s %08x %08x %08x %08x", label, w[0], w[1], w[2], w[3]);
+    tap_diag("  %-8s %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x", label,
+             w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9]);
 }
 
 static void run_table(void)
 {
     for (size_t i = 0; i < NCASES; i++) {
         const struct capcase *c = &cases[i];
-        unsigned int in[4], got[4] = {0xdeadbeef, 0xdeadbeef, 0xdeadbeef, 0xdeadbeef};
+        unsigned int in[W], got[W];
         memcpy(in, c->cpuid, sizeof(in));
+        memset(got, 0xa5, sizeof(got));     /* every word must be written */
         casm_ia32cap_apply(in, c->env, got);
-        int ok = tap_ok(same4(got, c->want), "%s [OPENSSL_ia32cap%s%s%s]",
+        int ok = tap_ok(same(got, c->want), "%s [OPENSSL_ia32cap%s%s%s]",
                         c->what, c->env ? "=\"" : " unset",
                         c->env ? c->env : "", c->env ? "\"" : "");
         if (!ok) {
-            diag4("detected", c->cpuid);
-            diag4("expected", c->want);
-            diag4("got", got);
+            diag_words("detected", c->cpuid);
+            diag_words("expected", c->want);
+            diag_words("got", got);
         }
         if (memcmp(in, c->cpuid, sizeof(in)) != 0) {
             tap_ok(0, "casm_ia32cap_apply modified its input (case %zu)", i);
-            diag4("before", c->cpuid);
-            diag4("after", in);
+            diag_words("before", c->cpuid);
+            diag_words("after", in);
         }
     }
 
     /* A pure function: the same input gives the same output again. */
-    unsigned int a[4], b[4];
+    unsigned int a[W], b[W];
     casm_ia32cap_apply(D, "~0x1000000:~0x20", a);
     casm_ia32cap_apply(D, "~0x1000000:~0x20", b);
-    tap_ok(same4(a, b), "casm_ia32cap_apply is deterministic");
+    tap_ok(same(a, b), "casm_ia32cap_apply is deterministic");
 }
 
 /* ---- end to end through the environment ---------------------------------- */
@@ -238,19 +302,17 @@ static void run_table(void)
  */
 static int child_main(void)
 {
-    unsigned int before[4], det[4], want[4];
-    memcpy(before, OPENSSL_ia32cap_P, sizeof(before));
-    casm_ia32cap_detect(det);
-    casm_ia32cap_apply(det, getenv("OPENSSL_ia32cap"), want);
-    printf("%08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x\n",
-           before[0], before[1], before[2], before[3],
-           want[0], want[1], want[2], want[3],
-           det[0], det[1], det[2], det[3]);
+    unsigned int v[3 * W];      /* before main, apply(), detected */
+    memcpy(v, OPENSSL_ia32cap_P, W * sizeof(v[0]));
+    casm_ia32cap_detect(v + 2 * W);
+    casm_ia32cap_apply(v + 2 * W, getenv("OPENSSL_ia32cap"), v + W);
+    for (int i = 0; i < 3 * W; i++)
+        printf("%08x%c", v[i], i == 3 * W - 1 ? '\n' : ' ');
     return 0;
 }
 
 /* Runs this program with OPENSSL_ia32cap = env (NULL: unset); 0 on success. */
-static int run_child(const char *env, unsigned int v[12], char *err,
+static int run_child(const char *env, unsigned int v[3 * W], char *err,
                      size_t errlen)
 {
     int fd[2];
@@ -278,7 +340,7 @@ static int run_child(const char *env, unsigned int v[12], char *err,
         _exit(127);
     }
     close(fd[1]);
-    char buf[512];
+    char buf[1024];
     size_t n = 0;
     ssize_t r;
     while (n < sizeof(buf) - 1 && (r = read(fd[0], buf + n, sizeof(buf) - 1 - n)) != 0) {
@@ -304,11 +366,14 @@ static int run_child(const char *env, unsigned int v[12], char *err,
                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), buf);
         return -1;
     }
-    if (sscanf(buf, "%x %x %x %x %x %x %x %x %x %x %x %x", &v[0], &v[1], &v[2],
-               &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
-               &v[11]) != 12) {
-        snprintf(err, errlen, "cannot parse child output \"%s\"", buf);
-        return -1;
+    const char *p = buf;
+    for (int i = 0; i < 3 * W; i++) {
+        int used;
+        if (sscanf(p, "%x%n", &v[i], &used) != 1) {
+            snprintf(err, errlen, "cannot parse child output \"%.900s\"", buf);
+            return -1;
+        }
+        p += used;
     }
     return 0;
 }
@@ -317,12 +382,13 @@ static void run_env(void)
 {
     static const char *const envs[] = {
         NULL, "~0x200000000000000", "0x1234:~0x20", "", ":~0x20",
-        "~0x1000000:~0", "~0:~0", "garbage",
+        "~0x1000000:~0", "~0:~0", "garbage", "~0:~0:~0:~0:~0", "::0",
+        ":~0:~0:~0x80000:~0",
     };
     for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
         const char *env = envs[i];
-        unsigned int v[12];
-        char err[600];
+        unsigned int v[3 * W];
+        char err[1000];
         char name[64];
         snprintf(name, sizeof(name), "%s%s%s", env ? "OPENSSL_ia32cap=\"" : "",
                  env ? env : "OPENSSL_ia32cap unset", env ? "\"" : "");
@@ -331,13 +397,13 @@ static void run_env(void)
             tap_diag("  %s", err);
             continue;
         }
-        int ok = tap_ok(same4(v, v + 4),
+        int ok = tap_ok(same(v, v + W),
                         "%s: OPENSSL_ia32cap_P before main equals "
                         "casm_ia32cap_apply(detected, env)", name);
         if (!ok) {
-            diag4("detected", v + 8);
-            diag4("expected", v + 4);
-            diag4("got", v);
+            diag_words("detected", v + 2 * W);
+            diag_words("expected", v + W);
+            diag_words("got", v);
             if (!(v[0] & 0x400))
                 tap_diag("  bit 10 of word 0 clear: OPENSSL_ia32cap_P was "
                          "not initialised before main");

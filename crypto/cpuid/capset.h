@@ -4,7 +4,9 @@
  * initialisers: CAPSET(AESNI, AVX2) is { 0, CAP_W1_AESNI, CAP_W2_AVX2, 0 }.
  * The names are those of ia32cap_bits.h (CASM_CAP_<NAME>_WORD/_BIT), so a
  * registry entry names what it needs and never a word or a bit number.
- * Up to eight names; CAPSET(NONE) is the empty set.  CAPSET_NEED below
+ * Up to eight names; CAPSET(NONE) is the empty set.  Only names of words
+ * 0-3 (OpenSSL 3.0's array, all the dispatch reads) can appear: a name of
+ * words 4-9 adds no bit.  CAPSET_NEED below
  * fills a registry entry's needs and their text from one list.
  */
 #ifndef CRYPTO_ASM_CAPSET_H

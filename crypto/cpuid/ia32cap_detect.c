@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fills OPENSSL_ia32cap_P before main() from CPUID and XGETBV, then applies
- * the OPENSSL_ia32cap environment mask.  The synthesised bits follow what
- * OpenSSL 3.0 computes, so a mask means the same thing to both libraries.
+ * the OPENSSL_ia32cap environment mask.  The synthesised bits and the
+ * leaves read follow what OpenSSL 3.5 computes (3.0's for words 0-3), so a
+ * mask means the same thing to all three libraries.
  */
 #include <cpuid.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 #include "cpuid/ia32cap.h"
 
-unsigned int OPENSSL_ia32cap_P[4];
+unsigned int OPENSSL_ia32cap_P[CASM_IA32CAP_WORDS];
 
 struct regs { unsigned int a, b, c, d; };
 
@@ -37,7 +38,7 @@ static int vendor_is(const struct regs *r0, const char name[13])
     return memcmp(v, name, 12) == 0;
 }
 
-void casm_ia32cap_detect(unsigned int out[4])
+void casm_ia32cap_detect(unsigned int out[CASM_IA32CAP_WORDS])
 {
     const struct regs r0 = cpuid(0, 0);
     const unsigned int max_leaf = r0.a;
@@ -47,7 +48,7 @@ void casm_ia32cap_detect(unsigned int out[4])
     unsigned int sharing = ~0u;    /* nonzero: caches may be shared */
     int amd_cores = 0;
 
-    out[0] = out[1] = out[2] = out[3] = 0;
+    memset(out, 0, CASM_IA32CAP_WORDS * sizeof(out[0]));
 
     if (amd) {
         unsigned int max_ext = cpuid(0x80000000, 0).a;
@@ -101,9 +102,25 @@ void casm_ia32cap_detect(unsigned int out[4])
             r7.b &= ~CAP_W2_AVX512F;
         out[2] = r7.b;
         out[3] = r7.c;
+        out[4] = r7.d;
+        /* Sub-leaf 1 when leaf 7 lists it (EAX: the last sub-leaf). */
+        if (r7.a >= 1) {
+            const struct regs r71 = cpuid(7, 1);
+            out[5] = r71.a;
+            out[6] = r71.d;
+            out[7] = r71.b;
+            out[8] = r71.c;
+            /* OpenSSL reads leaf 0x24 on the AVX10 bit alone, without
+             * checking the highest leaf. */
+            if (r71.d & CAP_W6_AVX10)
+                out[9] = cpuid(0x24, 0).b;
+        }
     }
 
-    /* Clear extensions whose register state the OS does not save. */
+    /*
+     * Clear extensions whose register state the OS does not save, as
+     * OpenSSL does: only the AVX family; the AVX10 and APX bits stay.
+     */
     const unsigned int avx512_w2 = CAP_W2_AVX512VL | CAP_W2_AVX512BW |
                                    CAP_W2_AVX512IFMA | CAP_W2_AVX512F;
     unsigned int xcr0 = (ecx & CAP_W1_OSXSAVE) ? xgetbv0() & 0xe6 : 0;
@@ -112,6 +129,7 @@ void casm_ia32cap_detect(unsigned int out[4])
     if ((xcr0 & 6) != 6) {
         ecx &= ~(CAP_W1_AVX | CAP_W1_FMA | CAP_W1_XOP);
         out[2] &= ~CAP_W2_AVX2;
+        out[5] &= ~CAP_W5_AVXIFMA;
     }
     out[0] = edx;
     out[1] = ecx;
@@ -120,7 +138,7 @@ void casm_ia32cap_detect(unsigned int out[4])
 __attribute__((constructor))
 static void ia32cap_init(void)
 {
-    unsigned int detected[4];
+    unsigned int detected[CASM_IA32CAP_WORDS];
     casm_ia32cap_detect(detected);
     casm_ia32cap_apply(detected, getenv("OPENSSL_ia32cap"), OPENSSL_ia32cap_P);
 }

@@ -4,9 +4,9 @@
  * strings.  It must not crash or read past the string's NUL (ASan), must
  * always set bit 10 of word 0, and must agree with the small model below,
  * written separately from the rules in crypto/cpuid/ia32cap.h (OpenSSL
- * 3.0's behaviour).
+ * 3.5's behaviour).
  *
- * Input: 16 bytes of "detected" capability words (native byte order),
+ * Input: 40 bytes of "detected" capability words (native byte order),
  * one byte whose bit 0 means "variable unset", then the variable's text
  * up to the first NUL or the end of the input.
  */
@@ -51,42 +51,68 @@ static uint64_t model_number(const char *s)
 }
 
 /*
- * OPENSSL_ia32cap = [~]V0[:[~]V1].  V0 acts on words 0-1 and V1 on words
- * 2-3 (low word in the low half); "~V" clears V's bits, a bare V replaces.
+ * OPENSSL_ia32cap = F0:F1:F2:F3:F4, field k acting on words 2k, 2k+1 as
+ * one 64-bit value (low word in the low half): "~V" clears V's bits, a
+ * bare V replaces.  Fields are split at ':' first; an empty field that is
+ * not the last one written keeps its pair, a missing or last empty one
+ * zeroes it.  A bare F0 means OpenSSL ran no CPUID: every other pair starts
+ * at 0.  Word 9 survives only with word 6 bit 19 (AVX10).
  */
-static void model(const unsigned int cpu[4], const char *env,
-                  unsigned int out[4])
+#define PAIRS (CASM_IA32CAP_WORDS / 2)
+
+static void model(const unsigned int cpu[CASM_IA32CAP_WORDS], const char *env,
+                  unsigned int out[CASM_IA32CAP_WORDS])
 {
-    uint64_t w01 = (uint64_t)cpu[1] << 32 | cpu[0];
-    uint64_t w23 = (uint64_t)cpu[3] << 32 | cpu[2];
+    uint64_t pair[PAIRS];
 
+    for (int k = 0; k < PAIRS; k++)
+        pair[k] = (uint64_t)cpu[2 * k + 1] << 32 | cpu[2 * k];
     if (env != NULL) {
-        const char *colon = strchr(env, ':');
-
+        /* field[k]: where field k starts, NULL past the last ':'. */
+        const char *field[PAIRS];
+        field[0] = env;
+        for (int k = 1; k < PAIRS; k++) {
+            const char *c = field[k - 1] ? strchr(field[k - 1], ':') : NULL;
+            field[k] = c ? c + 1 : NULL;
+        }
         if (env[0] == '~') {
             uint64_t mask = model_number(env + 1);
-            w01 &= ~mask;
+            pair[0] &= ~mask;
             /* No FXSR: also no PCLMULQDQ, XOP, AES-NI, AVX (word 1). */
             if (mask & 1u << 24)
-                w01 &= ~((uint64_t)(1u << 1 | 1u << 11 | 1u << 25 | 1u << 28)
-                         << 32);
+                pair[0] &= ~((uint64_t)(1u << 1 | 1u << 11 | 1u << 25 | 1u << 28)
+                             << 32);
         } else if (env[0] != ':') {
-            /* A bare V0: OpenSSL never runs CPUID, so 2-3 start at 0. */
-            w01 = model_number(env);
-            w23 = 0;
+            pair[0] = model_number(env);
+            for (int k = 1; k < PAIRS; k++)
+                pair[k] = 0;
         }
-
-        if (colon == NULL)
-            w23 = 0;
-        else if (colon[1] == '~')
-            w23 &= ~model_number(colon + 2);
-        else
-            w23 = model_number(colon + 1);
+        for (int k = 1; k < PAIRS; k++) {
+            const char *f = field[k];
+            if (f == NULL || f[0] == '\0')
+                pair[k] = 0;
+            else if (f[0] == '~')
+                pair[k] &= ~model_number(f + 1);
+            else if (f[0] != ':')
+                pair[k] = model_number(f);
+        }
+        if (!(pair[3] & 1u << 19))
+            pair[4] &= 0xffffffffu;
     }
-    out[0] = (unsigned int)w01 | 1u << 10;     /* "initialised" */
-    out[1] = (unsigned int)(w01 >> 32);
-    out[2] = (unsigned int)w23;
-    out[3] = (unsigned int)(w23 >> 32);
+    for (int k = 0; k < PAIRS; k++) {
+        out[2 * k] = (unsigned int)pair[k];
+        out[2 * k + 1] = (unsigned int)(pair[k] >> 32);
+    }
+    out[0] |= 1u << 10;     /* "initialised" */
+}
+
+/* The words on one line of the failure report. */
+static void print_words(const char *label, const unsigned int w[CASM_IA32CAP_WORDS])
+{
+    fprintf(stderr, "%s", label);
+    for (int i = 0; i < CASM_IA32CAP_WORDS; i++)
+        fprintf(stderr, " %08x", w[i]);
+    fputc('\n', stderr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -94,7 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_in in = { data, size };
-    unsigned int cpu[4], got[4], want[4];
+    unsigned int cpu[CASM_IA32CAP_WORDS], got[CASM_IA32CAP_WORDS],
+        want[CASM_IA32CAP_WORDS];
 
     fuzz_bytes(&in, cpu, sizeof(cpu));
     int unset = fuzz_byte(&in) & 1;
@@ -111,8 +138,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     model(cpu, unset ? NULL : env, want);
 
     if (!(got[0] & 1u << 10) || memcmp(got, want, sizeof(got)) != 0) {
-        fprintf(stderr, "detected %08x %08x %08x %08x, OPENSSL_ia32cap ",
-                cpu[0], cpu[1], cpu[2], cpu[3]);
+        print_words("detected", cpu);
+        fprintf(stderr, "OPENSSL_ia32cap ");
         if (unset) {
             fprintf(stderr, "unset\n");
         } else {
@@ -125,10 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             fprintf(stderr, "\"\n");
         }
-        fprintf(stderr, "  casm_ia32cap_apply: %08x %08x %08x %08x\n"
-                "  model:              %08x %08x %08x %08x\n",
-                got[0], got[1], got[2], got[3],
-                want[0], want[1], want[2], want[3]);
+        print_words("  casm_ia32cap_apply:", got);
+        print_words("  model:             ", want);
         fuzz_fail(NAME, !(got[0] & 1u << 10) ? "bit 10 of word 0 is clear"
                                              : "words differ from the model");
     }

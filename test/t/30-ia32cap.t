@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# OPENSSL_ia32cap: our capability words against OpenSSL 3.0's.
+# OPENSSL_ia32cap: our capability words against OpenSSL 3.0's and 3.5's.
 #
 #  1. test/capmask (unit tests of casm_ia32cap_apply and the environment
 #     path), shown as an indented subtest under one ok/not ok line.
@@ -12,11 +12,18 @@
 #     (Intel ones exercise the synthesised bits 28 and 30 and the
 #     XGETBV-driven clearing; AMD and Hygon ones the other vendor paths).
 #     SKIP when qemu-x86_64 (qemu-user) is missing.
+#  4. All ten words against OpenSSL 3.5's: its crypto/cpuid.c (the parser)
+#     and crypto/x86_64cpuid.pl's output (the detection), built here from
+#     the cached 3.5 tree (tools/openssl-source.sh --cached 3.5) with a
+#     few stand-in headers, for the values of 2 and more of 3.5's syntax,
+#     natively and under some qemu CPU models.  SKIP when no 3.5 tree is
+#     cached.  Parts 2-3 compare the first four words, OpenSSL 3.0's array.
 #
-# Environment: BUILD (default "build"), CC (to locate libcrypto.a).
+# Environment: BUILD (default "build"), CC (to locate libcrypto.a; to build
+# OpenSSL 3.5's code).
 use strict;
 use warnings;
-use File::Temp qw(tempfile);
+use File::Temp qw(tempfile tempdir);
 use FindBin;
 use lib "$FindBin::Bin/../lib";
 use ImplRuns qw(result run_child mask_env finish);
@@ -26,6 +33,7 @@ my $build = $ENV{BUILD} // 'build';
 my $capmask = "$build/test/capmask";
 my $ours = "$build/test/capdump";
 my $ossl = "$build/test/ossl_capdump";
+my $root = "$FindBin::Bin/../..";
 
 sub diag { print "#   $_\n" for @_ }
 
@@ -75,33 +83,45 @@ my %bit_name = (
     '2.17' => 'AVX512DQ', '2.18' => 'RDSEED', '2.19' => 'ADX',
     '2.21' => 'AVX512IFMA', '2.29' => 'SHA', '2.30' => 'AVX512BW',
     '2.31' => 'AVX512VL', '3.1' => 'AVX512VBMI', '3.9' => 'VAES',
-    '3.10' => 'VPCLMULQDQ',
+    '3.10' => 'VPCLMULQDQ', '4.15' => 'hybrid', '5.0' => 'SHA512',
+    '5.1' => 'SM3', '5.2' => 'SM4', '5.23' => 'AVX-IFMA', '6.19' => 'AVX10',
+    '6.21' => 'APX_F', '9.16' => 'AVX10/128', '9.17' => 'AVX10/256',
+    '9.18' => 'AVX10/512',
 );
 
+# The hex words of a dumper's one line of output.
 sub words {
     my ($out) = @_;
-    return $out =~ /^([0-9a-f]{8}) ([0-9a-f]{8}) ([0-9a-f]{8}) ([0-9a-f]{8})$/m
-        ? (map { hex } $1, $2, $3, $4) : ();
+    my ($line) = $out =~ /^((?:[0-9a-f]{8} )*[0-9a-f]{8})$/m;
+    return defined $line ? map { hex } split / /, $line : ();
 }
 
-# compare(NAME, ENV_VALUE, PREFIX...): runs both dumpers (behind PREFIX, e.g.
-# a qemu command) and reports one test line.
+# What each comparison runs: ours and OpenSSL's dumper, and how many words.
+my %against = (
+    '3.0' => { ours => [$ours], theirs => [$ossl], n => 4, label => "OpenSSL's" },
+    '3.5' => { ours => [$ours, '--all'], n => 10, label => "OpenSSL 3.5's" },
+);
+
+# compare(VERSION, NAME, ENV_VALUE, PREFIX...): runs both dumpers (behind
+# PREFIX, e.g. a qemu command) and reports one test line.
 sub compare {
-    my ($name, $value, @prefix) = @_;
-    my ($s1, $o1, $e1) = run($value, @prefix, $ours);
-    my ($s2, $o2, $e2) = run($value, @prefix, $ossl);
+    my ($version, $name, $value, @prefix) = @_;
+    my $c = $against{$version};
+    my $n = $c->{n};
+    my ($s1, $o1, $e1) = run($value, @prefix, @{ $c->{ours} });
+    my ($s2, $o2, $e2) = run($value, @prefix, @{ $c->{theirs} });
     my @a = words($o1);
     my @b = words($o2);
-    if ($s1 != 0 || $s2 != 0 || @a != 4 || @b != 4) {
-        result(0, "$name: both dumpers ran");
+    if ($s1 != 0 || $s2 != 0 || @a != $n || @b != $n) {
+        result(0, "$name: both dumpers ran, $n words each");
         diag("ours (status $s1):    $o1$e1", "OpenSSL (status $s2): $o2$e2");
         return;
     }
-    my $same = !grep { $a[$_] != $b[$_] } 0 .. 3;
-    return if result($same, "$name: ours equals OpenSSL's");
-    diag(sprintf('ours:    %08x %08x %08x %08x', @a),
-         sprintf('OpenSSL: %08x %08x %08x %08x', @b));
-    for my $w (0 .. 3) {
+    my $same = !grep { $a[$_] != $b[$_] } 0 .. $n - 1;
+    return if result($same, "$name: ours equals $c->{label}");
+    my $fmt = join(' ', ('%08x') x $n);
+    diag(sprintf("ours:    $fmt", @a), sprintf("OpenSSL: $fmt", @b));
+    for my $w (0 .. $n - 1) {
         my $x = $a[$w] ^ $b[$w];
         for my $bit (0 .. 31) {
             next unless $x & (1 << $bit);
@@ -148,7 +168,7 @@ for my $value (@values) {
     if (defined $skip_ossl) {
         result(1, "$name: ours equals OpenSSL's", "SKIP $skip_ossl");
     } else {
-        compare($name, $value);
+        compare('3.0', $name, $value);
     }
 }
 
@@ -190,7 +210,87 @@ for my $model (@models) {
         if (defined $skip_model) {
             result(1, "$name: ours equals OpenSSL's", "SKIP $skip_model");
         } else {
-            compare($name, $value, $qemu, '-cpu', $model);
+            compare('3.0', $name, $value, $qemu, '-cpu', $model);
+        }
+    }
+}
+
+# --- 4. all ten words against OpenSSL 3.5's --------------------------------
+
+# OpenSSL 3.5's own dumper, from the cached tree; (path) or (undef, why).
+sub build_ossl35 {
+    my $tree = `sh '$root/tools/openssl-source.sh' --cached 3.5 2>&1`;
+    chomp $tree;
+    return (undef, "no OpenSSL 3.5 source: $tree") if $?;
+    my $cc = $ENV{CC} // 'cc';
+    my $tmp = tempdir(CLEANUP => 1);
+    open(my $h, '<', "$tree/include/internal/cryptlib.h") or return (undef, "$tree: no include/internal/cryptlib.h");
+    my ($max) = join('', <$h>) =~ /^#\s*define\s+OPENSSL_IA32CAP_P_MAX_INDEXES\s+(\d+)/m;
+    close $h;
+    return (undef, "$tree/include/internal/cryptlib.h: no OPENSSL_IA32CAP_P_MAX_INDEXES") unless $max;
+    # Stand-ins for the three headers crypto/cpuid.c includes, which need
+    # a configured tree: the C library covers what the parser uses.
+    my %shim = (
+        'internal/e_os.h' => "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n",
+        'crypto/cryptlib.h' => "#include <stdint.h>\n",
+        'crypto/ctype.h' => "#include <ctype.h>\n"
+            . "#define ossl_isdigit(c) isdigit((unsigned char)(c))\n"
+            . "#define ossl_isxdigit(c) isxdigit((unsigned char)(c))\n"
+            . "#define ossl_tolower(c) tolower((unsigned char)(c))\n",
+        'dump.c' => "#include <stdio.h>\nextern unsigned int OPENSSL_ia32cap_P[];\n"
+            . "int main(void)\n{\n    for (int i = 0; i < $max; i++)\n"
+            . "        printf(\"%08x%c\", OPENSSL_ia32cap_P[i], i == $max - 1 ? '\\n' : ' ');\n"
+            . "    return 0;\n}\n",
+    );
+    for my $f (sort keys %shim) {
+        my $path = $f eq 'dump.c' ? "$tmp/dump.c" : "$tmp/inc/$f";
+        (my $dir = $path) =~ s{/[^/]+$}{};
+        mkdir "$tmp/inc"; mkdir $dir;
+        open(my $fh, '>', $path) or die "$path: $!\n";
+        print $fh $shim{$f};
+        close $fh;
+    }
+    # Its x86_64-xlate.pl asks $CC which assembler it drives.
+    my $gen = system("CC='$cc' '$^X' '$tree/crypto/x86_64cpuid.pl' elf '$tmp/cpuid.s' >'$tmp/log' 2>&1");
+    my $built = $gen == 0 && system("'$cc' -O1 -I'$tmp/inc' -DOPENSSL_CPUID_OBJ "
+        . "-DOPENSSL_IA32CAP_P_MAX_INDEXES=$max -Wl,-z,noexecstack -o '$tmp/ossl35_capdump' "
+        . "'$tmp/dump.c' '$tree/crypto/cpuid.c' '$tmp/cpuid.s' >>'$tmp/log' 2>&1") == 0;
+    if (!$built) {
+        open(my $l, '<', "$tmp/log");
+        result(0, "OpenSSL 3.5's cpuid code builds from $tree");
+        diag(<$l>);
+        return (undef, 'OpenSSL 3.5 dumper did not build');
+    }
+    result($max == 10, "OpenSSL 3.5 ($tree) has ten capability words (OPENSSL_IA32CAP_P_MAX_INDEXES $max)");
+    return ("$tmp/ossl35_capdump", undef, $tmp);
+}
+
+my @values35 = (@values,
+    '~0:~0:~0:~0:~0', '::0', ':0::::', '::::', ':::::', ':::::0x99',
+    '~0x200000000000000::~0x400:', '~0:~0:~0x80000000008000:~0:~0',
+    ':~0:~0:~0x80000:~0', ':~0:~0:~0:0x1234500000067', ':~0:~0:0x80000:0x70002',
+    '0x1234::~0:0x77:~0', '~0:~0:', '~0x1000000::::', '0x10:0x20:0x30:0x40:0x50',
+    ':::~0x200000', ':~0x20:~0xffffffffffffffff',
+);
+my @qemu35 = ('Haswell', 'Skylake-Server', 'Haswell,-xsave', 'Haswell,level=6', 'EPYC', 'max');
+my ($ossl35, $skip35, $keep_tmp) = build_ossl35();
+$against{'3.5'}{theirs} = [$ossl35];
+for my $value (@values35) {
+    my $name = '3.5: ' . describe($value);
+    if (defined $skip35) {
+        result(1, "$name: ours equals OpenSSL 3.5's", "SKIP $skip35");
+    } else {
+        compare('3.5', $name, $value);
+    }
+}
+for my $model (@qemu35) {
+    my $why = $skip35 // (defined $qemu ? undef : missing('QEMU_X86_64'));
+    for my $value (@qemu_values, '~0:~0:~0:~0:~0') {
+        my $name = "3.5: qemu -cpu $model, " . describe($value);
+        if (defined $why) {
+            result(1, "$name: ours equals OpenSSL 3.5's", "SKIP $why");
+        } else {
+            compare('3.5', $name, $value, $qemu, '-cpu', $model);
         }
     }
 }

@@ -15,8 +15,8 @@
 #     the Perl table, and a need text (what SKIP messages print) that
 #     names exactly the bits needed;
 #   - Common::IA32Cap::clear_mask(NAME), the mask tests build from names,
-#     clears exactly NAME's bit in the words the C parser gives
-#     (build/test/capdump under that OPENSSL_ia32cap).
+#     clears exactly NAME's bit in the ten words the C parser gives
+#     (build/test/capdump --all under that OPENSSL_ia32cap).
 use strict;
 use warnings;
 no warnings 'portable';        # 64-bit mask halves
@@ -55,7 +55,7 @@ for my $c (@caps) {
 }
 ok(@caps > 0 && !@bad, scalar(@caps) . ' capabilities, each named once at its own word and bit')
     or diag(join("\n", @bad));
-is(scalar(@Common::IA32Cap::WORDS), 4, 'four words, as OPENSSL_ia32cap_P has');
+is(scalar(@Common::IA32Cap::WORDS), 10, 'ten words, as OpenSSL 3.5\'s OPENSSL_ia32cap_P has');
 is_deeply([ map { [ Common::IA32Cap::word($_->[0]), Common::IA32Cap::bit($_->[0]) ] } @caps ],
           [ map { [ $_->[1], $_->[2] ] } @caps ], 'word() and bit() read the table');
 ok(!eval { Common::IA32Cap::bit('no_such_cap'); 1 }, 'an unknown name is an error');
@@ -221,10 +221,11 @@ for my $kind ([ aes => 'kat_aes' ], [ sha1 => 'kat_sha1' ]) {
     my $capdump = "$build/test/capdump";
     my $words = sub {
         local $ENV{OPENSSL_ia32cap} = $_[0];
-        return [ map { hex } split ' ', `$capdump` ];
+        return [ map { hex } split ' ', `$capdump --all` ];
     };
     # "~" masks act on what the CPU reports, so the words this CPU gives.
-    my $all = $words->(':~0x0');
+    my $all = $words->(':~0x0:~0x0:~0x0:~0x0');
+    is(scalar(@$all), 10, "$capdump --all prints ten words");
     for my $cap (@caps) {
         my ($name, $w, $b) = @$cap;
         my $mask = Common::IA32Cap::clear_mask($name);

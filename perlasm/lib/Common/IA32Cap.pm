@@ -4,7 +4,9 @@
 # crypto/cpuid/gen_ia32cap_bits.pl writes the same table as the C header
 # build/gen/ia32cap_bits.h, so C and assembly cannot disagree.
 #
-# OpenSSL's layout: four 32-bit words, each a CPUID output register.
+# OpenSSL 3.5's layout: ten 32-bit words, each a CPUID output register;
+# the first four are OpenSSL 3.0's whole array.  The environment variable
+# reads them as five 64-bit values, words 2k and 2k+1 (low, high).
 package Common::IA32Cap;
 
 use strict;
@@ -17,6 +19,12 @@ our @WORDS = (
     'CPUID.1:ECX',
     'CPUID.(EAX=7,ECX=0):EBX',
     'CPUID.(EAX=7,ECX=0):ECX',
+    'CPUID.(EAX=7,ECX=0):EDX',
+    'CPUID.(EAX=7,ECX=1):EAX',
+    'CPUID.(EAX=7,ECX=1):EDX',
+    'CPUID.(EAX=7,ECX=1):EBX',
+    'CPUID.(EAX=7,ECX=1):ECX',
+    'CPUID.(EAX=0x24,ECX=0):EBX (read only when word 6 has AVX10)',
 );
 
 # [name, word, bit, what]; names are the C macro suffixes in lower case.
@@ -43,6 +51,16 @@ our @CAPS = (
     [ avx512vl   => 2, 31, 'AVX-512 vector length' ],
     [ vaes       => 3,  9, 'VAES' ],
     [ vpclmulqdq => 3, 10, 'VPCLMULQDQ' ],
+    [ hybrid     => 4, 15, 'hybrid CPU (cores of more than one kind)' ],
+    [ sha512     => 5,  0, 'SHA512 instructions' ],
+    [ sm3        => 5,  1, 'SM3 instructions' ],
+    [ sm4        => 5,  2, 'SM4 instructions' ],
+    [ avxifma    => 5, 23, 'AVX-IFMA (VEX; cleared without YMM state)' ],
+    [ avx10      => 6, 19, 'AVX10 (without it OpenSSL zeroes word 9 after the mask)' ],
+    [ apxf       => 6, 21, 'APX_F' ],
+    [ avx10xmm   => 9, 16, 'AVX10 at 128 bits (bits 0-7 hold the AVX10 version)' ],
+    [ avx10ymm   => 9, 17, 'AVX10 at 256 bits' ],
+    [ avx10zmm   => 9, 18, 'AVX10 at 512 bits' ],
 );
 
 my %BY_NAME = map { $_->[0] => $_ } @CAPS;
@@ -52,20 +70,22 @@ sub _cap {
     return $BY_NAME{$name} // croak "unknown OPENSSL_ia32cap_P capability '$name'";
 }
 
-# The word (0-3) and the bit (0-31) of a named capability.
+# The word (0-9) and the bit (0-31) of a named capability.
 sub word { return _cap($_[0])->[1] }
 sub bit  { return _cap($_[0])->[2] }
 
 # The OPENSSL_ia32cap string that clears the named capabilities and keeps
-# the rest: "~A:~B", A for words 0-1 and B for words 2-3, each a 64-bit
-# value with the lower word in its low 32 bits.  An empty A leaves words
-# 0-1 alone; B is always written, because without a ":" part OpenSSL's
-# parser sets words 2-3 to zero.
+# the rest: "A:~B:~C:~D:~E", one 64-bit value per pair of words with the
+# lower word in its low 32 bits; A is "~value", or empty (words 0-1 kept)
+# when nothing there is cleared.  The other four are always written: OpenSSL
+# 3.5 zeroes the pairs a shorter string leaves out (3.0 reads two values and
+# zeroes words 2-3 without the second).
 sub clear_mask {
     my (@names) = @_;
-    my @half = (0, 0);
-    $half[ word($_) >> 1 ] |= 1 << (32 * (word($_) & 1) + bit($_)) for @names;
-    return ($half[0] ? sprintf('~0x%x', $half[0]) : '') . sprintf(':~0x%x', $half[1]);
+    my @pair = (0) x (@WORDS / 2);
+    $pair[ word($_) >> 1 ] |= 1 << (32 * (word($_) & 1) + bit($_)) for @names;
+    return ($pair[0] ? sprintf('~0x%x', $pair[0]) : '')
+        . join('', map { sprintf(':~0x%x', $_) } @pair[ 1 .. $#pair ]);
 }
 
 # name => [word, bit] for every capability, the shape the modules test with.
