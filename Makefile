@@ -244,12 +244,14 @@ include bench/bench.mk
 fresh-check:
 	sh tools/fresh-check.sh $(if $(FRESH_KEEP),-k)
 
-# --- OpenSSL 3.0 source, fetched once (apt-get source) into a cache --------
+# --- OpenSSL source, fetched once (apt-get source) into a cache ------------
 # Only this target fetches; prints the unpacked tree's path.  The tests and
-# benchmarks that need the tree look it up (tools/openssl-source.sh --cached).
+# benchmarks that need a tree look it up (tools/openssl-source.sh --cached).
+# OPENSSL_VERSION: 3.0 (default) or 3.5.
+OPENSSL_VERSION ?= 3.0
 .PHONY: openssl-source
 openssl-source:
-	@sh tools/openssl-source.sh
+	@sh tools/openssl-source.sh $(OPENSSL_VERSION)
 
 # --- drop-in run against an OpenSSL 3.0 tree -------------------------------
 # make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]
@@ -340,7 +342,8 @@ help:
 	@echo '  fresh-check     make and make test in a minimal Debian root (mmdebstrap)'
 	@echo '  openssl-source  fetch OpenSSL 3.0'"'"'s source once into ~/.cache/perlasm-x86 (any user;'
 	@echo '                  apt-get source with a private list), print its path; the tests and'
-	@echo '                  benchmarks that compare with OpenSSL'"'"'s perlasm only look there'
+	@echo '                  benchmarks that compare with OpenSSL'"'"'s perlasm only look there;'
+	@echo '                  OPENSSL_VERSION=3.5 fetches 3.5 (Debian trixie'"'"'s) instead'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'

@@ -45,8 +45,10 @@ for my $alg ([ 'AES', 'kat_aes' ], [ 'SHA-1', 'kat_sha1' ]) {
         my ($name, undef, $need) = split /\t/, $line;
         my @need = map { hex } split ' ', $need // '';
         next unless grep { $_ } @need;
+        # Entries need only words 0-3, the words capdump prints.
         my @lacks = map { uc $_->[0] }
-                    grep { ($need[ $_->[1] ] >> $_->[2] & 1) && !($have[ $_->[1] ] >> $_->[2] & 1) }
+                    grep { $_->[1] < @have && ($need[ $_->[1] ] >> $_->[2] & 1)
+                           && !($have[ $_->[1] ] >> $_->[2] & 1) }
                     @Common::IA32Cap::CAPS;
         my $what = "$alg->[0] " . ($LABEL{$name} // $name) . " ($name";
         if (@lacks) { push @not, "$what: lacks " . join(' ', @lacks) . ')' }

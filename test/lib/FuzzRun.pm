@@ -21,7 +21,7 @@ use Time::HiRes qw(time);
 # Target => libFuzzer's longest input.  The constant-time AES core is slow,
 # so fuzz_aes_cores gets shorter data to keep its execution rate up.
 my %max_len = (fuzz_aes_cores => 1024, fuzz_modes => 2048,
-               fuzz_sha1 => 4096, fuzz_ia32cap => 128, fuzz_ccm_ocb => 2048);
+               fuzz_sha1 => 4096, fuzz_ia32cap => 160, fuzz_ccm_ocb => 2048);
 
 sub targets { return sort keys %max_len }
 sub max_len { my ($t) = @_; return $max_len{$t} }
@@ -79,14 +79,16 @@ sub seeds {
     } else {
         # The values test/t/30-ia32cap.t checks against OpenSSL, over a
         # made-up detected vector, and the variable unset.
-        my $cpu = pack('L4', 0x178bfbff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e);
+        my $cpu = pack('L10', 0x178bfbff, 0x7ef83a0b, 0xf1bf97a9, 0x00405f5e, 0x00008400,
+                       0x00800007, 0x00280000, 0x00000001, 0x00000020, 0x00070002);
         push @s, $cpu . "\x01";
         push @s, $cpu . "\x00" . $_ for (
             '~0x200000000000000', '~0x200020200000000:~0', ':~0x20000000',
             '0x1234:0x5600000078', '~0x1000000', '', 'garbage', '12abc',
             '~:~0x20', '0x10:0x20:0x30', '011064', '0129', '0XaBcDeF',
             '18446744073709551617', '0x1ffffffffffffffff', '~0x400:~0',
-            ':0xffffffff00000000');
+            ':0xffffffff00000000', '~0:~0:~0:~0:~0', '::::', ':::::', '::0',
+            '~0:~0:~0:~0x80000:~0', '0x1234::~0:0x77:~0', '~0x400::~0x400:');
     }
     return @s;
 }

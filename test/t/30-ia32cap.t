@@ -16,8 +16,9 @@
 #     and crypto/x86_64cpuid.pl's output (the detection), built here from
 #     the cached 3.5 tree (tools/openssl-source.sh --cached 3.5) with a
 #     few stand-in headers, for the values of 2 and more of 3.5's syntax,
-#     natively and under some qemu CPU models.  SKIP when no 3.5 tree is
-#     cached.  Parts 2-3 compare the first four words, OpenSSL 3.0's array.
+#     natively and under some qemu CPU models; the same natively for the
+#     32-bit library (build/m32) against 3.5's x86cpuid.pl.  SKIP when no
+#     3.5 tree is cached.  Parts 2-3 compare the first four words, OpenSSL 3.0's array.
 #
 # Environment: BUILD (default "build"), CC (to locate libcrypto.a; to build
 # OpenSSL 3.5's code).
@@ -132,6 +133,20 @@ sub compare {
     }
 }
 
+# compare_each(VERSION, TITLE, WHY, VALUES, PREFIX...): compare() for each
+# value, or a counted SKIP each when WHY says why it cannot run.
+sub compare_each {
+    my ($version, $title, $why, $values, @prefix) = @_;
+    for my $value (@$values) {
+        my $name = $title . describe($value);
+        if (defined $why) {
+            result(1, "$name: ours equals $against{$version}{label}", "SKIP $why");
+        } else {
+            compare($version, $name, $value, @prefix);
+        }
+    }
+}
+
 my @values = (
     undef,                          # detection alone
     '~0x200000000000000',           # no AES-NI; words 2-3 zero
@@ -163,14 +178,7 @@ if (defined $skip_ossl) {
     $skip_ossl = 'dumpers not built';
 }
 
-for my $value (@values) {
-    my $name = describe($value);
-    if (defined $skip_ossl) {
-        result(1, "$name: ours equals OpenSSL's", "SKIP $skip_ossl");
-    } else {
-        compare('3.0', $name, $value);
-    }
-}
+compare_each('3.0', '', $skip_ossl, \@values);
 
 # --- 3. the same under qemu CPU models --------------------------------------
 
@@ -205,35 +213,25 @@ for my $model (@models) {
                         . ($first // "status $s");
         }
     }
-    for my $value (@qemu_values) {
-        my $name = "qemu -cpu $model, " . describe($value);
-        if (defined $skip_model) {
-            result(1, "$name: ours equals OpenSSL's", "SKIP $skip_model");
-        } else {
-            compare('3.0', $name, $value, $qemu, '-cpu', $model);
-        }
-    }
+    compare_each('3.0', "qemu -cpu $model, ", $skip_model, \@qemu_values, $qemu, '-cpu', $model);
 }
 
 # --- 4. all ten words against OpenSSL 3.5's --------------------------------
 
-# OpenSSL 3.5's own dumper, from the cached tree; (path) or (undef, why).
-sub build_ossl35 {
-    my $tree = `sh '$root/tools/openssl-source.sh' --cached 3.5 2>&1`;
-    chomp $tree;
-    return (undef, "no OpenSSL 3.5 source: $tree") if $?;
-    my $cc = $ENV{CC} // 'cc';
-    my $tmp = tempdir(CLEANUP => 1);
-    open(my $h, '<', "$tree/include/internal/cryptlib.h") or return (undef, "$tree: no include/internal/cryptlib.h");
-    my ($max) = join('', <$h>) =~ /^#\s*define\s+OPENSSL_IA32CAP_P_MAX_INDEXES\s+(\d+)/m;
-    close $h;
-    return (undef, "$tree/include/internal/cryptlib.h: no OPENSSL_IA32CAP_P_MAX_INDEXES") unless $max;
-    # Stand-ins for the three headers crypto/cpuid.c includes, which need
-    # a configured tree: the C library covers what the parser uses.
-    my %shim = (
-        'internal/e_os.h' => "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n",
-        'crypto/cryptlib.h' => "#include <stdint.h>\n",
-        'crypto/ctype.h' => "#include <ctype.h>\n"
+my $tree35 = `sh '$root/tools/openssl-source.sh' --cached 3.5 2>&1`;
+chomp $tree35;
+my $no_tree35 = $? ? "no OpenSSL 3.5 source: $tree35" : undef;
+my $tmp35 = tempdir(CLEANUP => 1);
+
+# Stand-ins for the three headers crypto/cpuid.c includes, which need a
+# configured tree: the C library covers what its parser uses.  Then a
+# main() printing the words.
+sub write_shims {
+    my ($max) = @_;
+    my %text = (
+        'inc/internal/e_os.h' => "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n",
+        'inc/crypto/cryptlib.h' => "#include <stdint.h>\n",
+        'inc/crypto/ctype.h' => "#include <ctype.h>\n"
             . "#define ossl_isdigit(c) isdigit((unsigned char)(c))\n"
             . "#define ossl_isxdigit(c) isxdigit((unsigned char)(c))\n"
             . "#define ossl_tolower(c) tolower((unsigned char)(c))\n",
@@ -242,27 +240,49 @@ sub build_ossl35 {
             . "        printf(\"%08x%c\", OPENSSL_ia32cap_P[i], i == $max - 1 ? '\\n' : ' ');\n"
             . "    return 0;\n}\n",
     );
-    for my $f (sort keys %shim) {
-        my $path = $f eq 'dump.c' ? "$tmp/dump.c" : "$tmp/inc/$f";
-        (my $dir = $path) =~ s{/[^/]+$}{};
-        mkdir "$tmp/inc"; mkdir $dir;
-        open(my $fh, '>', $path) or die "$path: $!\n";
-        print $fh $shim{$f};
+    for my $f (sort keys %text) {
+        my $dir = $tmp35;
+        my @parts = split m{/}, $f;
+        pop @parts;
+        for my $part (@parts) {
+            $dir .= "/$part";
+            mkdir $dir;
+        }
+        open(my $fh, '>', "$tmp35/$f") or die "$tmp35/$f: $!\n";
+        print $fh $text{$f};
         close $fh;
     }
-    # Its x86_64-xlate.pl asks $CC which assembler it drives.
-    my $gen = system("CC='$cc' '$^X' '$tree/crypto/x86_64cpuid.pl' elf '$tmp/cpuid.s' >'$tmp/log' 2>&1");
-    my $built = $gen == 0 && system("'$cc' -O1 -I'$tmp/inc' -DOPENSSL_CPUID_OBJ "
-        . "-DOPENSSL_IA32CAP_P_MAX_INDEXES=$max -Wl,-z,noexecstack -o '$tmp/ossl35_capdump' "
-        . "'$tmp/dump.c' '$tree/crypto/cpuid.c' '$tmp/cpuid.s' >>'$tmp/log' 2>&1") == 0;
-    if (!$built) {
-        open(my $l, '<', "$tmp/log");
-        result(0, "OpenSSL 3.5's cpuid code builds from $tree");
-        diag(<$l>);
-        return (undef, 'OpenSSL 3.5 dumper did not build');
+}
+
+# build_ossl35(ARCH, CC, SCRIPT): OpenSSL 3.5's dumper for ARCH from the
+# cached tree, its detection SCRIPT's output and crypto/cpuid.c compiled
+# with CC; (path) or (undef, why).
+my $max35;
+sub build_ossl35 {
+    my ($arch, $cc, $script) = @_;
+    return (undef, $no_tree35) if defined $no_tree35;
+    if (!defined $max35) {
+        open(my $h, '<', "$tree35/include/internal/cryptlib.h")
+            or return (undef, "$tree35: no include/internal/cryptlib.h");
+        ($max35) = join('', <$h>) =~ /^#\s*define\s+OPENSSL_IA32CAP_P_MAX_INDEXES\s+(\d+)/m;
+        close $h;
+        result(($max35 // 0) == 10, "OpenSSL 3.5 ($tree35) has ten capability words "
+               . '(OPENSSL_IA32CAP_P_MAX_INDEXES ' . ($max35 // 'missing') . ')');
+        return (undef, 'OpenSSL 3.5 has no OPENSSL_IA32CAP_P_MAX_INDEXES') unless $max35;
+        write_shims($max35);
     }
-    result($max == 10, "OpenSSL 3.5 ($tree) has ten capability words (OPENSSL_IA32CAP_P_MAX_INDEXES $max)");
-    return ("$tmp/ossl35_capdump", undef, $tmp);
+    my $out = "$tmp35/ossl35_capdump_$arch";
+    # Its x86_64-xlate.pl asks $CC which assembler it drives.
+    my $ok = system("CC='$cc' '$^X' '$tree35/crypto/$script' elf -DOPENSSL_IA32_SSE2 "
+                    . "'$tmp35/$arch.s' >'$tmp35/$arch.log' 2>&1") == 0
+        && system("$cc -O1 -I'$tmp35/inc' -DOPENSSL_CPUID_OBJ "
+                  . "-DOPENSSL_IA32CAP_P_MAX_INDEXES=$max35 -Wl,-z,noexecstack -o '$out' "
+                  . "'$tmp35/dump.c' '$tree35/crypto/cpuid.c' '$tmp35/$arch.s' "
+                  . ">>'$tmp35/$arch.log' 2>&1") == 0;
+    return ($out) if result($ok, "OpenSSL 3.5's $arch cpuid code builds from $tree35");
+    open(my $l, '<', "$tmp35/$arch.log");
+    diag(<$l>);
+    return (undef, "OpenSSL 3.5's $arch dumper did not build");
 }
 
 my @values35 = (@values,
@@ -272,27 +292,24 @@ my @values35 = (@values,
     '0x1234::~0:0x77:~0', '~0:~0:', '~0x1000000::::', '0x10:0x20:0x30:0x40:0x50',
     ':::~0x200000', ':~0x20:~0xffffffffffffffff',
 );
-my @qemu35 = ('Haswell', 'Skylake-Server', 'Haswell,-xsave', 'Haswell,level=6', 'EPYC', 'max');
-my ($ossl35, $skip35, $keep_tmp) = build_ossl35();
+
+# 64-bit: natively and under qemu CPU models.
+my ($ossl35, $skip35) = build_ossl35('x86_64', $ENV{CC} // 'cc', 'x86_64cpuid.pl');
 $against{'3.5'}{theirs} = [$ossl35];
-for my $value (@values35) {
-    my $name = '3.5: ' . describe($value);
-    if (defined $skip35) {
-        result(1, "$name: ours equals OpenSSL 3.5's", "SKIP $skip35");
-    } else {
-        compare('3.5', $name, $value);
-    }
-}
+compare_each('3.5', '3.5: ', $skip35, \@values35);
+my @qemu35 = ('Haswell', 'Skylake-Server', 'Haswell,-xsave', 'Haswell,level=6', 'EPYC', 'max');
 for my $model (@qemu35) {
     my $why = $skip35 // (defined $qemu ? undef : missing('QEMU_X86_64'));
-    for my $value (@qemu_values, '~0:~0:~0:~0:~0') {
-        my $name = "3.5: qemu -cpu $model, " . describe($value);
-        if (defined $why) {
-            result(1, "$name: ours equals OpenSSL 3.5's", "SKIP $why");
-        } else {
-            compare('3.5', $name, $value, $qemu, '-cpu', $model);
-        }
-    }
+    compare_each('3.5', "3.5: qemu -cpu $model, ", $why, [ @qemu_values, '~0:~0:~0:~0:~0' ],
+                 $qemu, '-cpu', $model);
 }
+
+# 32-bit, natively: the m32 library against 3.5's x86cpuid.pl.
+my $why32 = $no_tree35 // missing('CC32') // missing('RUN_I386');
+my $ossl35_32;
+($ossl35_32, $why32) = build_ossl35('x86', tool('CC32'), 'x86cpuid.pl') unless defined $why32;
+$against{'3.5-32'} = { ours => [ "$build/m32/small/capdump", '--all' ], theirs => [$ossl35_32],
+                       n => 10, label => "OpenSSL 3.5's" };
+compare_each('3.5-32', '3.5, 32-bit: ', $why32, \@values35);
 
 finish();
