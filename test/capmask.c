@@ -388,7 +388,7 @@ static void run_env(void)
     for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
         const char *env = envs[i];
         unsigned int v[3 * W];
-        char err[1000];
+        char err[1200];
         char name[64];
         snprintf(name, sizeof(name), "%s%s%s", env ? "OPENSSL_ia32cap=\"" : "",
                  env ? env : "OPENSSL_ia32cap unset", env ? "\"" : "");

@@ -16,9 +16,10 @@
 # OPENSSL_SOURCE_CACHE  where trees are kept (default ~/.cache/perlasm-x86)
 #
 # Fetching is `apt-get source` run as any user against a private apt state
-# under the cache, one per suite: one deb-src line, its own package lists
-# and caches, and none of the system's apt.conf.d (so no update hooks run).  The system's apt configuration is
-# only read, never written.  The tree is the upstream tarball (Debian's
+# under the cache, one per suite (apt/, apt-trixie/): one deb-src line,
+# its own package lists, refreshed on every fetch, and caches, and none of
+# the system's apt.conf.d (so no update hooks run).  The system's apt
+# configuration is only read, never written.  The tree is the upstream tarball (Debian's
 # orig.tar.gz), unpatched, as OpenSSL releases it; trees are read-only
 # inputs that whoever builds in one copies first.
 # Exit 0 with the path on stdout; exit 2 with the reason on stderr when no

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
         return 0;
     }
     int masked = getenv("OPENSSL_ia32cap") != NULL;
-    unsigned int detected[4];
+    unsigned int detected[CASM_IA32CAP_WORDS];
     casm_ia32cap_detect(detected);
     const struct casm_aes_impl *need512 = casm_aes_impl_by_name("aesni_vaes512");
     const struct casm_aes_impl *need256 = casm_aes_impl_by_name("aesni_vaes256");
