@@ -1,15 +1,17 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
-# Runs OpenSSL 3.0's own x86_64 perlasm modules through our translator and
-# through OpenSSL's, for each flavour, assembles both with the real
-# assembler and compares the instruction streams.
+# Runs OpenSSL's own x86_64 perlasm modules (3.0 or 3.5) through our
+# translator and through OpenSSL's, for each flavour, assembles both with
+# the real assembler and compares the instruction streams.
 #
-#   perl tools/openssl-xlate.pl [--src DIR] [--work DIR] [--flavours LIST]
-#                               [--modules LIST] [--verbose] [--jobs N]
-#                               [--tap] [--expect FILE]
+#   perl tools/openssl-xlate.pl [--version 3.0|3.5] [--src DIR] [--work DIR]
+#                               [--flavours LIST] [--modules LIST] [--verbose]
+#                               [--jobs N] [--tap] [--expect FILE]
 #
-# --src      an OpenSSL 3.0.x source tree (default: the one `make
-#            openssl-source` cached)
+# --version  which OpenSSL: 3.0 (default) or 3.5
+# --src      an OpenSSL source tree of that version (default: the one
+#            `make openssl-source [OPENSSL_VERSION=3.5]` cached; with --tap
+#            and none cached, one SKIP saying how to fetch it)
 # --work     scratch directory (default build/openssl-xlate)
 # --flavours comma list of elf,macosx,mingw64,nasm (default all four)
 # --modules  comma list of module names (aes-x86_64, x86_64cpuid, ...) or
@@ -33,9 +35,11 @@
 # to the source) whose crypto/perlasm/x86_64-xlate.pl execs our translator;
 # the source tree itself is never written.
 #
-# One line per module x flavour: PASS, or FAIL and the first reason.  The
-# last line counts them.  Exit 0 when every one passed, 1 otherwise, 2 on a
-# usage or setup error.
+# One line per module x flavour: PASS, SKIP (see check_pair), or FAIL and
+# the first reason.  The last line names the release and counts the pairs
+# our translator translated, those that then assembled, and those equal
+# to OpenSSL's.  Exit 0 when none failed, 1 otherwise, 2 on a usage or
+# setup error.
 use strict;
 use warnings;
 use Cwd qw(abs_path getcwd);
@@ -140,6 +144,11 @@ sub make_shadow {
 # header lines go on both sides, and everywhere the "<symbol+offset>"
 # notes after operands, which name the nearest symbol (every instruction
 # keeps its address, so the layout is still compared byte for byte).
+# A second: on mingw64 OpenSSL 3.5 puts `.section .rodata` constants in a
+# COFF section of that name, ours in .rdata, the read-only data section
+# PE defines (as for every other flavour's read-only constants); a
+# relocation against the section then names .rdata where OpenSSL's names
+# .rodata, with the same offset.
 sub instructions {
     my ($dis, $obj, $flavour) = @_;
     my ($st, $out) = run_capture({}, undef, $dis->($obj));
@@ -149,11 +158,13 @@ sub instructions {
                        && !($symbols_too && /^[0-9a-f]+ <[^<>]*>:$/) }
                 split /\n/, $out;
     s/^(\s+[0-9a-f]+:.*?)\s*<[^<>]*>/$1/ for @lines;
+    s/^(\s+[0-9a-f]+: IMAGE_REL_AMD64_\w+\s+)\.rodata$/$1.rdata/ for @lines;
     return (\@lines, '');
 }
 
 # Generate, assemble and disassemble one module x flavour in $root.
-# Returns (instructions, error).
+# Returns (instructions, error, stages passed: 0 none, 1 translated,
+# 2 assembled too).
 sub build_one {
     my ($root, $module, $flavour, $tools, $out_base) = @_;
     my $t = $tools->{$flavour};
@@ -163,15 +174,15 @@ sub build_one {
     my ($st, $log) = run_capture({ CC => 'gcc' }, $root, $^X, $module, $flavour, $asm);
     if ($st || !-s $asm) {
         my ($first) = grep { /\S/ } split /\n/, $log;
-        return (undef, 'translate: ' . ($first // "exit status " . ($st >> 8)));
+        return (undef, 'translate: ' . ($first // "exit status " . ($st >> 8)), 0);
     }
-    return (undef, "translate: warning: " . (split /\n/, $log)[0]) if $log =~ /\S/;
+    return (undef, "translate: warning: " . (split /\n/, $log)[0], 0) if $log =~ /\S/;
     ($st, $log) = run_capture({}, undef, $t->{as}->($asm, $obj));
     if ($st || $log =~ /\S/) {
         my ($first) = grep { /\S/ } split /\n/, $log;
-        return (undef, 'assemble: ' . ($first // 'failed'));
+        return (undef, 'assemble: ' . ($first // 'failed'), 1);
     }
-    return instructions($t->{dis}, $obj, $flavour);
+    return (instructions($t->{dis}, $obj, $flavour), 2);
 }
 
 # The promises our layer makes for every output: the same bytes from a
@@ -208,21 +219,29 @@ sub read_expect {
     return \%todo;
 }
 
-# One module x flavour: undef when it equals OpenSSL's, else the reason.
+# One module x flavour: (stages our side passed, as build_one counts
+# them; the reason it differs from OpenSSL's, undef when it does not; why
+# it cannot be compared here, if so).  When the assembler here refuses
+# OpenSSL's own output (an instruction newer than it), ours must still
+# translate cleanly, and the comparison is a SKIP naming the assembler's
+# complaint.
 sub check_pair {
     my ($src, $shadow, $work, $tools, $module, $flavour) = @_;
     my $name = module_name($module);
     make_path("$work/openssl/$flavour", "$work/ours/$flavour");
-    my ($ref, $err_ref) = build_one($src, $module, $flavour, $tools, "$work/openssl/$flavour/$name");
-    return "OpenSSL's own translator: $err_ref" unless $ref;
-    my ($got, $err) = build_one($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
-    return $err unless $got;
-    return first_difference($ref, $got)
-        // our_promises($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
+    my ($ref, $err_ref, $ref_stages) = build_one($src, $module, $flavour, $tools, "$work/openssl/$flavour/$name");
+    my ($got, $err, $stages) = build_one($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
+    if (!$ref) {
+        return ($stages, "OpenSSL's own translator: $err_ref") unless $ref_stages == 1 && $stages >= 1;
+        return ($stages, undef, "the assembler here refuses OpenSSL's own output ($err_ref)");
+    }
+    return ($stages, $err) unless $got;
+    return (2, first_difference($ref, $got)
+               // our_promises($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name"));
 }
 
 # Every pair, the modules spread over $jobs processes; returns
-# [module, flavour, reason-or-undef] in order.
+# [module, flavour, reason-or-undef, stages, skip-reason-or-undef] in order.
 sub check_all {
     my ($jobs, $pairs, @args) = @_;
     my @slots = map { [] } 1 .. $jobs;
@@ -233,8 +252,8 @@ sub check_all {
         my $pid = open(my $fh, '-|') // die "fork: $!";
         if (!$pid) {
             for my $i (@$slot) {
-                my $why = check_pair(@args, @{ $pairs->[$i] });
-                print "$i\t", (defined $why ? $why =~ s/\s+/ /gr : ''), "\n";
+                my ($stages, $why, $skip) = check_pair(@args, @{ $pairs->[$i] });
+                print join("\t", $i, $stages, map { defined $_ ? s/\s+/ /gr : '' } $why, $skip), "\n";
             }
             exit 0;
         }
@@ -243,13 +262,46 @@ sub check_all {
     for my $fh (@kids) {
         while (my $l = <$fh>) {
             chomp $l;
-            my ($i, $why) = split /\t/, $l, 2;
-            $result{$i} = length $why ? $why : undef;
+            my ($i, $stages, $why, $skip) = split /\t/, $l, 4;
+            $result{$i} = [ length $why ? $why : undef, $stages, length $skip ? $skip : undef ];
         }
         close $fh;
     }
-    return map { [ @{ $pairs->[$_] }, exists $result{$_} ? $result{$_} : 'no result (a worker died)' ] }
+    return map { [ @{ $pairs->[$_] }, @{ $result{$_} // [ 'no result (a worker died)', 0 ] } ] }
            0 .. $#$pairs;
+}
+
+# The cached tree of OpenSSL $version: (path) or (undef, how to fetch it).
+# 3.0's is what tools/openssl-source.sh --cached names; 3.5's the newest
+# openssl-3.5.N in the same cache that carries the script's .unpacked mark.
+sub cached_tree {
+    my ($here, $version) = @_;
+    if ($version eq '3.0') {
+        my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh", '--cached');
+        chomp $out;
+        return $out unless $st;
+        usage_error("tools/openssl-source.sh --cached failed (exit " . ($st >> 8) . "): $out")
+            if $st >> 8 != 2;
+        return (undef, $out =~ s/^openssl-source: //r);
+    }
+    my $cache = $ENV{OPENSSL_SOURCE_CACHE} // ($ENV{HOME} // '/tmp') . '/.cache/perlasm-x86';
+    my @trees;
+    if (opendir(my $dh, $cache)) {
+        @trees = sort { $b->[1] <=> $a->[1] }
+                 map { /^openssl-\Q$version\E\.(\d+)$/ ? [ "$cache/$_", $1 ] : () } readdir $dh;
+    }
+    for (@trees) {
+        return $_->[0] if -f "$_->[0]/VERSION.dat" && -f "$_->[0]/.unpacked";
+    }
+    return (undef, "no OpenSSL $version source in $cache: run"
+                 . " `make openssl-source OPENSSL_VERSION=$version` to fetch it (any user, nothing installed)");
+}
+
+# MAJOR.MINOR.PATCH from a tree's VERSION.dat, or undef.
+sub tree_version {
+    my $text = slurp("$_[0]/VERSION.dat") // return undef;
+    my %v = $text =~ /^(MAJOR|MINOR|PATCH)=(\d+)$/mg;
+    return 3 == grep({ defined } @v{qw(MAJOR MINOR PATCH)}) ? "$v{MAJOR}.$v{MINOR}.$v{PATCH}" : undef;
 }
 
 sub first_difference {
@@ -265,24 +317,29 @@ sub first_difference {
 
 sub main {
     my @argv = @_;
-    my %opt = (work => 'build/openssl-xlate', flavours => 'elf,macosx,mingw64,nasm');
+    my %opt = (work => 'build/openssl-xlate', flavours => 'elf,macosx,mingw64,nasm', version => '3.0');
     $opt{jobs} = 1;
     GetOptionsFromArray(\@argv, \%opt, 'src=s', 'work=s', 'flavours=s', 'modules=s',
-                        'verbose', 'jobs=i', 'tap', 'expect=s', 'skip=s@')
+                        'verbose', 'jobs=i', 'tap', 'expect=s', 'skip=s@', 'version=s')
         or usage_error('bad option (see the header of tools/openssl-xlate.pl)');
+    usage_error("--version $opt{version}: want 3.0 or 3.5") unless $opt{version} =~ /^3\.[05]$/;
     usage_error("--jobs $opt{jobs}: want 1 or more") if $opt{jobs} < 1;
     my $todo = defined $opt{expect} ? read_expect($opt{expect}) : {};
     usage_error("unexpected argument '$argv[0]'") if @argv;
     my $here = dirname(abs_path(__FILE__));
     my $ours = abs_path("$here/../perlasm/x86_64-xlate.pl");
     if (!defined $opt{src}) {
-        my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh", '--cached');
-        chomp $out;
-        usage_error(($out =~ s/^openssl-source: //r) . '; or give --src DIR') if $st;
-        $opt{src} = $out;
+        my ($tree, $why) = cached_tree($here, $opt{version});
+        if (!defined $tree && $opt{tap}) {
+            print "1..1\nok 1 # SKIP OpenSSL $opt{version}'s modules: $why\n";
+            return 0;
+        }
+        $opt{src} = $tree // usage_error("$why; or give --src DIR");
     }
     my $src = abs_path($opt{src}) // usage_error("--src $opt{src}: no such directory");
-    usage_error("$src is not an OpenSSL 3.0 tree (no VERSION.dat)") unless -f "$src/VERSION.dat";
+    my $release = tree_version($src) // usage_error("$src is not an OpenSSL tree (no VERSION.dat)");
+    usage_error("$src holds OpenSSL $release, not $opt{version} (see --version)")
+        unless $release =~ /^\Q$opt{version}\E\./;
 
     my $tools = flavour_tools();
     my @flavours = split /,/, $opt{flavours};
@@ -318,14 +375,25 @@ sub main {
 
     my @pairs = map { my $m = $_; map { [ $m, $_ ] } grep { !$missing{$_} } @flavours } @modules;
     my @results = check_all($opt{jobs}, \@pairs, $src, $shadow, $work, $tools);
-    my ($pass, $total) = (0, 0);
+    my ($pass, $total, $translated, $assembled, $skipped) = (0, 0, 0, 0, 0);
     my $n = 0;
     STDOUT->autoflush(1);
     print '1..', @modules * @flavours, "\n" if $opt{tap};
     for my $r (@results) {
-        my ($module, $flavour, $why) = @$r;
+        my ($module, $flavour, $why, $stages, $skip) = @$r;
         my $name = module_name($module);
         $total++;
+        $translated++ if $stages >= 1;
+        $assembled++ if $stages >= 2;
+        if (defined $skip) {
+            $skipped++;
+            if ($opt{tap}) {
+                printf "ok %d # SKIP %s %s: %s\n", ++$n, $name, $flavour, $skip;
+            } else {
+                printf "SKIP %-22s %-8s %s\n", $name, $flavour, $skip;
+            }
+            next;
+        }
         $pass++ unless defined $why;
         if ($opt{tap}) {
             my $todo = $todo->{$name}{$flavour};
@@ -337,15 +405,18 @@ sub main {
             printf "PASS %-22s %s\n", $name, $flavour;
         }
     }
+    my $summary = "openssl-xlate: OpenSSL $release, $total module x flavour pairs: $translated translated,"
+                . " $assembled assembled, $pass equal to OpenSSL's"
+                . ($skipped ? ", $skipped not comparable here" : '');
     if ($opt{tap}) {
         for my $f (grep { $missing{$_} } @flavours) {
             printf "ok %d # SKIP %s %s: %s\n", ++$n, module_name($_), $f, $missing{$f} for @modules;
         }
-        print "# openssl-xlate: $pass of $total module x flavour outputs equal OpenSSL's\n";
+        print "# $summary\n";
         return 0;
     }
-    print "openssl-xlate: $pass of $total module x flavour outputs equal OpenSSL's\n";
-    return $pass == $total ? 0 : 1;
+    print "$summary\n";
+    return $pass + $skipped == $total ? 0 : 1;
 }
 
 exit main(@ARGV);

@@ -18,6 +18,9 @@
 #    used (none when only direct branches reach them), constants sit in
 #    read-only data;
 #  - bad input: a clear message naming the line, non-zero exit, no file.
+#  - OpenSSL 3.5's dialect ({vex}, .section NAME align=N, .previous, labels
+#    in .byte, a comma after the last operand): the text each flavour gets,
+#    and {vex} assembled to its VEX form.
 # A missing assembler makes its checks SKIP with the reason.
 use strict;
 use warnings;
@@ -550,6 +553,88 @@ EOT
     result($st != 0 && $msg =~ /unexpected argument "stray"/ && !-e "$dir/stray.s",
            'a stray word between flavour and output is an error, no file')
         or print "#   exit $st: $msg";
+}
+
+# --- OpenSSL 3.5's dialect, directive by directive ---------------------------
+# Each input translated for each flavour: the expected pieces of text appear
+# in that order.  Masm is compared as text only (no MASM here).
+{
+    my $body = "\t{vex} vpmadd52luq 0(%rsi),%ymm1,%ymm3\n\tvmovdqu -16(%rbp),%xmm15,\n";
+    my @cases = (
+        [ '{vex} prefix; a comma after the last operand is dropped',
+          ".text\nf:\n$body\tret\n",
+          { gas  => [ "\t{vex} vpmadd52luq\t0(%rsi),%ymm1,%ymm3\n\tvmovdqu\t-16(%rbp),%xmm15\n" ],
+            nasm => [ "\t{vex} vpmadd52luq\tymm3, ymm1, [rsi]\n\tvmovdqu\txmm15, [rbp-16]\n" ] } ],
+        [ '.section .rodata align=N and .previous (twice)',
+          ".text\nf:\n\tret\n.section .rodata align=4096\nt:\n.long 1\n.previous\ng:\n\tret\n.previous\n.long 2\n.text\n",
+          { elf     => [ ".section\t.rodata\n", "t:\n", ".text\ng:\n", ".section\t.rodata\n\t.long\t2\n.text\n" ],
+            macosx  => [ ".section\t__TEXT,__const\n", ".text\ng:\n", ".section\t__TEXT,__const\n\t.long\t2\n" ],
+            mingw64 => [ ".section\t.rdata,\"dr\"\n", ".text\ng:\n", ".section\t.rdata,\"dr\"\n\t.long\t2\n" ],
+            nasm    => [ "section .rdata rdata align=4096\n", "section .text code align=64\ng:\n",
+                         "section .rdata rdata align=4096\n\tDD\t2\n" ],
+            masm    => [ "_TEXT\tENDS\n.rdata\tSEGMENT READONLY ALIGN(4096)\n", ".rdata\tENDS\n_TEXT\tSEGMENT ALIGN(64) 'CODE'\ng::\n",
+                         "_TEXT\tENDS\n.rdata\tSEGMENT READONLY ALIGN(4096)\n\tDD\t2\n" ] } ],
+        [ '.section .rodata without align: the flavour\'s own alignment',
+          ".section .rodata\n.long 1\n",
+          { nasm => [ "section .rdata rdata align=64\n" ], masm => [ ".rdata\tSEGMENT READONLY ALIGN(64)\n" ] } ],
+        [ 'labels in .byte operands are spelt for the flavour',
+          ".text\n.La:\n\tnop\n.Lb:\n\tret\n.section .rodata align=16\n.byte .Lb-.La,1\n",
+          { elf     => [ "\t.byte\t.Lb-.La,1\n" ], macosx => [ "\t.byte\tLb-La,1\n" ],
+            mingw64 => [ "\t.byte\t.Lb-.La,1\n" ], nasm => [ "\tDB\tL\$b-L\$a,1\n" ],
+            masm    => [ "\tDB\tL\$b-L\$a,1\n" ] } ],
+    );
+    for my $case (@cases) {
+        my ($what, $in, $expect) = @$case;
+        open(my $fh, '>', "$dir/dialect.s") or die "$dir/dialect.s: $!";
+        print $fh $in;
+        close $fh;
+        for my $flavour (qw(elf macosx mingw64 nasm masm)) {
+            my $want = $expect->{$flavour}
+                // $expect->{ $flavour =~ /nasm|masm/ ? 'nasm' : 'gas' } or next;
+            my $out = "$dir/dialect.$flavour";
+            my ($st, $msg) = translate($flavour, "$dir/dialect.s", $out);
+            my $text = slurp($out) // '';
+            my ($at, $missing) = (0, undef);
+            for my $piece (@$want) {
+                my $i = index($text, $piece, $at);
+                if ($i < 0) { $missing = $piece; last }
+                $at = $i + length $piece;
+            }
+            result(!$st && $msg eq '' && !defined $missing, "3.5 dialect, $flavour: $what")
+                or print "#   exit $st: $msg", map({ "#   $_\n" } "missing (in order): " . ($missing // ''),
+                                                      split /\n/, $text);
+        }
+    }
+
+    # {vex} selects the VEX encoding (c4/c5), not EVEX (62).
+    open(my $fh, '>', "$dir/vex.s") or die "$dir/vex.s: $!";
+    print $fh ".text\nf:\n$body\tret\n";
+    close $fh;
+    for my $flavour (qw(elf nasm)) {
+        my $tool = $ASSEMBLE{$flavour}[0];
+        if (!have($tool)) { result(1, "$flavour: {vex} assembles", "SKIP $tool not installed"); next }
+        my $asm = corpus_output('vex', $flavour);
+        my ($st, $msg) = translate($flavour, "$dir/vex.s", $asm);
+        ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, "$dir/vex.$flavour.o")) unless $st;
+        my (undef, $dis) = run('objdump', '-d', "$dir/vex.$flavour.o");
+        result(!$st && $msg eq '' && $dis =~ /^\s+0:\s+c4 e2 f5 b4 1e\s+\{vex\} vpmadd52luq/m,
+               "$flavour: {vex} vpmadd52luq assembles, warning-free, to its VEX form")
+            or print "#   exit $st: $msg\n", map { "#   $_\n" } split /\n/, $dis;
+    }
+
+    # Misuse: one line, non-zero exit, no output.
+    for my $bad ([ "{vex} add %eax,%eax\n", qr/\{vex\} goes only before an AVX instruction/ ],
+                 [ "vpxor %xmm0,%xmm1,%xmm2,,\n", qr/empty operand/ ],
+                 [ ".section .rodata align=48\n", qr/bad section alignment "48"/ ]) {
+        my ($in, $re) = @$bad;
+        open(my $bfh, '>', "$dir/bad35.s") or die "$dir/bad35.s: $!";
+        print $bfh ".text\nf:\n$in";
+        close $bfh;
+        unlink "$dir/bad35.s.out";
+        my ($st, $msg) = translate('elf', "$dir/bad35.s", "$dir/bad35.s.out");
+        result($st != 0 && $msg =~ $re && !-e "$dir/bad35.s.out", "3.5 dialect misuse refused: $in" =~ s/\n//r)
+            or print "#   exit $st: $msg";
+    }
 }
 
 finish();

@@ -3,7 +3,7 @@
 #
 # A statement is a hash with `kind`:
 #   label      { name }
-#   insn       { mnemonic, prefix, operands => [operand...] }
+#   insn       { mnemonic, prefix (rep..., lock, {vex}), operands => [operand...] }
 #   directive  { name (with the dot), args (text) }
 # Operands, in AT&T order:
 #   { type => 'reg', reg, mask, zero }
@@ -197,6 +197,9 @@ sub parse_line {
     if ($line =~ /^(\.\w+)\s*(.*)$/) {
         return (@out, { kind => 'directive', name => lc $1, args => $2 });
     }
+    # {vex}: the VEX encoding of an instruction that also has an EVEX one
+    # (vpmadd52luq: AVX-IFMA rather than AVX512-IFMA).
+    my $vex = $line =~ s/^\{vex\}\s*//;
     my ($mnemonic, $rest) = $line =~ /^([A-Za-z][\w]*)\s*(.*)$/
         or fail("cannot parse \"$line\"");
     my $prefix;
@@ -205,7 +208,15 @@ sub parse_line {
         ($mnemonic, $rest) = $rest =~ /^([A-Za-z][\w]*)\s*(.*)$/;
     }
     my $info = lookup_mnemonic($mnemonic) or fail("unknown instruction \"$mnemonic\"");
-    my @operands = map { parse_operand($_) } split_operands($rest);
+    if ($vex) {
+        fail("{vex} goes only before an AVX instruction, not $mnemonic")
+            if $info->{class} ne 'avx' || defined $prefix;
+        $prefix = '{vex}';
+    }
+    my @texts = split_operands($rest);
+    # OpenSSL's dialect: a comma after the last operand is dropped.
+    pop @texts if @texts > 1 && $texts[-1] eq '';
+    my @operands = map { parse_operand($_) } @texts;
     $mnemonic = complete_movz($mnemonic, $info, @operands) if $info->{complete};
     # OpenSSL's dialect: a bare ret is the two-byte `repz ret` (which old
     # AMD branch predictors want); its layer writes every one so.

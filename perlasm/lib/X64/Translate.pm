@@ -34,7 +34,7 @@ sub new {
         emit => $opt{emitter},
         out => '',
         section => 'text',
-        prev_section => 'text',
+        prev_section => ['text'],   # for .previous: [kind, alignment]
         func => undef,          # the function being translated
         functions => [],        # finished functions with Win64 regions
         arg_shuffle => {},      # raw dialect: .type f,@function,N
@@ -281,13 +281,22 @@ sub directive {
     return $self->set_section('bss')    if $name eq '.bss';
     if ($name eq '.section') {
         my ($sec) = split_args($args);
-        return $self->set_section('rodata') if $sec =~ /^\.rodata/;
+        # OpenSSL's dialect: "NAME align=N".  Where a flavour states a
+        # section's alignment in the section line (nasm, masm), N is it;
+        # GNU as takes it from the .align after the line instead.
+        my $align;
+        if ($sec =~ s/\s+align\s*=\s*(.*)$//) {
+            $align = evaluate($1);
+            fail("bad section alignment \"$1\" (want a power of two)")
+                if $align < 1 || $align & ($align - 1);
+        }
+        return $self->set_section('rodata', $align) if $sec =~ /^\.rodata/;
         if ($sec eq '.pdata' || $sec eq '.xdata') {
             fail("section $sec exists only on Win64 (guard it with the flavour)")
                 unless $self->win64;
             # The module writes SEH tables of its own: the functions
             # they cover get none of ours (see hand_described).
-            return $self->set_section(substr($sec, 1));
+            return $self->set_section(substr($sec, 1), $align);
         }
         return $self->set_section('text')   if $sec eq '.text';
         # Start-up code: calls run when the object is loaded.
@@ -296,7 +305,7 @@ sub directive {
         fail("unsupported section $sec");
     }
     if ($name eq '.previous') {
-        return $self->set_section($self->{prev_section});
+        return $self->set_section(@{ $self->{prev_section} });
     }
     if ($name eq '.align' || $name eq '.p2align') {
         my ($n) = split_args($args);
@@ -381,13 +390,15 @@ sub note_label {
     push @{ $f ? $f->{labels} : $self->{pending_labels} }, $name;
 }
 
+# .previous swaps the current and the previous section, as GNU as does.
 sub set_section {
-    my ($self, $kind) = @_;
+    my ($self, $kind, $align) = @_;
     $self->{pending_labels} = [];
     fail("$kind section switch inside function $self->{func}{name}")
         if $self->{func} && $kind ne 'text';
-    ($self->{prev_section}, $self->{section}) = ($self->{section}, $kind);
-    $self->emit($self->{emit}->section($kind));
+    $self->{prev_section} = [ $self->{section}, $self->{section_align} ];
+    ($self->{section}, $self->{section_align}) = ($kind, $align);
+    $self->emit($self->{emit}->section($kind, undef, $align));
 }
 
 # --- unwind state: one source for CFI and Win64 ------------------------------

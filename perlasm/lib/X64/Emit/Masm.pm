@@ -42,10 +42,12 @@ my %SEGMENT = (
     init   => '.CRT$XCU	SEGMENT READONLY ALIGN(8)',
 );
 sub section {
-    my ($self, $kind, $raw) = @_;
+    my ($self, $kind, $raw, $align) = @_;
     my $close = $self->{open_segment} ? "$self->{open_segment}\tENDS\n" : '';
     my $seg = $SEGMENT{$kind}
         or X64::Emit::Nasm::die_here("section $raw has no masm equivalent");
+    $align = $self->input_align($kind, $align);
+    $seg =~ s/ALIGN\(\d+\)/ALIGN($align)/ if defined $align;
     ($self->{open_segment}) = $seg =~ /^(\S+)/;
     return $close . "$seg\n";
 }

@@ -150,10 +150,19 @@ my %SECTION = (
     xdata  => 'section .xdata rdata align=8',
     init   => 'section .CRT$XCU rdata align=8',   # the C run-time's initialisers
 );
+# The read-only data sections take the alignment the input gives
+# (.section NAME align=N); the others keep their own.
+my %INPUT_ALIGNS = map { $_ => 1 } qw(rodata pdata xdata);
+sub input_align {
+    my ($self, $kind, $align) = @_;
+    return $INPUT_ALIGNS{$kind} ? $align : undef;
+}
 sub section {
-    my ($self, $kind, $raw) = @_;
-    return "$SECTION{$kind}\n" if $SECTION{$kind};
-    die_here("section $raw has no $self->{flavour} equivalent");
+    my ($self, $kind, $raw, $align) = @_;
+    my $line = $SECTION{$kind} or die_here("section $raw has no $self->{flavour} equivalent");
+    $align = $self->input_align($kind, $align);
+    $line =~ s/align=\d+$/align=$align/ if defined $align;
+    return "$line\n";
 }
 
 sub p2align { my ($self, $n) = @_; return "ALIGN\t$n\n" }
