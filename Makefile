@@ -272,13 +272,13 @@ DROPIN_ARGS = $(if $(OPENSSL_SRC),--src='$(OPENSSL_SRC)') --arch='$(OPENSSL_ARCH
 openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
-# --- OpenSSL 3.0's own x86_64 modules through our translator --------------
-# make openssl-xlate [XLATE_ARGS="--modules aes-x86_64 --flavours elf --verbose"];
+# --- OpenSSL's own x86_64 modules through our translator -------------------
+# make openssl-xlate [OPENSSL_VERSION=3.5] [XLATE_ARGS="--modules aes-x86_64 --verbose"];
 # see tools/openssl-xlate.pl.  The last line counts the pairs equal to
 # OpenSSL's code (test/t/65-openssl-modules.t runs the same, as TAP).
 .PHONY: openssl-xlate
 openssl-xlate:
-	$(PERL) tools/openssl-xlate.pl --jobs 2 --work '$(BUILD)/openssl-xlate' $(XLATE_ARGS)
+	$(PERL) tools/openssl-xlate.pl --jobs 2 --work '$(BUILD)/openssl-xlate' --version $(OPENSSL_VERSION) $(XLATE_ARGS)
 
 # --- install ---------------------------------------------------------------
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
@@ -346,8 +346,8 @@ help:
 	@echo '                  OPENSSL_VERSION=3.5 fetches 3.5 (Debian trixie'"'"'s) instead'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
-	@echo '  openssl-xlate   OpenSSL 3.0'"'"'s x86_64 modules through our translator, per flavour,'
-	@echo '                  code compared with OpenSSL'"'"'s translator'"'"'s (XLATE_ARGS=...)'
+	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'
+	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
 	@echo '  ct-report       every AES and SHA-1 path under valgrind memcheck, key and data'
 	@echo '                  secret: clean, exposed or not covered (CT_REPORT_ARGS=...)'
 	@echo '  clean           remove build/'

@@ -271,30 +271,16 @@ sub check_all {
            0 .. $#$pairs;
 }
 
-# The cached tree of OpenSSL $version: (path) or (undef, how to fetch it).
-# 3.0's is what tools/openssl-source.sh --cached names; 3.5's the newest
-# openssl-3.5.N in the same cache that carries the script's .unpacked mark.
+# The cached tree of OpenSSL $version, as tools/openssl-source.sh --cached
+# names it: (path) or (undef, how to fetch it).
 sub cached_tree {
     my ($here, $version) = @_;
-    if ($version eq '3.0') {
-        my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh", '--cached');
-        chomp $out;
-        return $out unless $st;
-        usage_error("tools/openssl-source.sh --cached failed (exit " . ($st >> 8) . "): $out")
-            if $st >> 8 != 2;
-        return (undef, $out =~ s/^openssl-source: //r);
-    }
-    my $cache = $ENV{OPENSSL_SOURCE_CACHE} // ($ENV{HOME} // '/tmp') . '/.cache/perlasm-x86';
-    my @trees;
-    if (opendir(my $dh, $cache)) {
-        @trees = sort { $b->[1] <=> $a->[1] }
-                 map { /^openssl-\Q$version\E\.(\d+)$/ ? [ "$cache/$_", $1 ] : () } readdir $dh;
-    }
-    for (@trees) {
-        return $_->[0] if -f "$_->[0]/VERSION.dat" && -f "$_->[0]/.unpacked";
-    }
-    return (undef, "no OpenSSL $version source in $cache: run"
-                 . " `make openssl-source OPENSSL_VERSION=$version` to fetch it (any user, nothing installed)");
+    my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh", '--cached', $version);
+    chomp $out;
+    return $out unless $st;
+    usage_error("tools/openssl-source.sh --cached $version failed (exit " . ($st >> 8) . "): $out")
+        if $st >> 8 != 2;
+    return (undef, $out =~ s/^openssl-source: //r);
 }
 
 # MAJOR.MINOR.PATCH from a tree's VERSION.dat, or undef.
