@@ -117,7 +117,9 @@ $(B32)/aes586_direct.o: bench/x86mca/aes586_direct.c bench/tsc.h $(GEN_HDRS)
 $(B32)/aes586_direct_%: $(B32)/aes586_direct.o $(B32)/openssl/aes-586.o $(M32)/%/libcrypto-asm.a
 	$(CC32) -no-pie -Wl,-z,noexecstack -o $@ $^
 X86MCA_DIRECT := $(patsubst %,$(B32)/aes586_direct_%,$(X86MCA_ASM))
-.PHONY: bench-aes586-direct
+# Its compile alone, for test/t/93-warnings.t (no OpenSSL tree needed).
+.PHONY: bench-aes586-direct bench-aes586-direct-objs
+bench-aes586-direct-objs: $(B32)/aes586_direct.o
 ifeq ($(HAVE_CC32)$(X86MCA_OSSL),yesyes)
 bench-aes586-direct: $(X86MCA_DIRECT)
 ifeq ($(HAVE_RUN_I386),yes)

@@ -36,7 +36,7 @@ delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES CFLAGS)};
 
 my @CONFIGS = ([ 'default build' => {} ], [ 'NO_ASM=1' => { NO_ASM => 1 } ],
                [ 'AES_CORE=ct' => { AES_CORE => 'ct' } ]);
-my @TARGETS = qw(all fuzz fuzz32 m32 bench-x86mca bench-dmcrypt32 bench-sha1-586-objs);
+my @TARGETS = qw(all fuzz fuzz32 m32 bench-x86mca bench-dmcrypt32 bench-sha1-586-objs bench-aes586-direct-objs);
 my $JOBS    = 2;                    # the machine's cores
 
 sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return ''; local $/; return <$fh> // '' }
