@@ -115,6 +115,16 @@ sub statement {
         if (!($st->{kind} eq 'directive' && $st->{name} =~ /^\.cfi_/)) {
             $self->set_state($inferred);
             $self->{func}{state} = $inferred;    # rsp's depth too, which equals ignores
+        } else {
+            # The CFI says the rest, but not where saves made from rsp now are.
+            my $keep = $self->{func}{state}->clone;
+            my $from_rsp = sub { my ($v) = @_; ref $v && defined $v->{rsp} };
+            for my $r (keys %{ $keep->{saved} }, keys %{ $inferred->{saved} }) {
+                next unless $from_rsp->($keep->{saved}{$r}) || $from_rsp->($inferred->{saved}{$r});
+                $from_rsp->($inferred->{saved}{$r}) ? ($keep->{saved}{$r} = $inferred->{saved}{$r})
+                                                    : delete $keep->{saved}{$r};
+            }
+            $self->set_state($keep);
         }
     }
     # A dropped section's contents go nowhere; only a section change ends it.
@@ -300,8 +310,11 @@ sub directive {
     $self->note_symbols($args)
         if $DATA_DIRECTIVE{$name} || $name eq '.set' || $name eq '.equ' || $name eq '.rva';
     if ($DATA_DIRECTIVE{$name}) {
-        # Bytes in a function are code (an instruction spelt out).
-        $self->{func}{code_in_region} = 1 if $self->{func} && $self->{section} eq 'text';
+        # Bytes in a function are code (an instruction spelt out): with
+        # unwind from CFI, a region they end is kept.  (The default output
+        # stays as it was; there such a region is dropped.)
+        $self->{func}{code_in_region} = 1
+            if $self->{cfi_unwind} && $self->{func} && $self->{section} eq 'text';
         return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)));
     }
     return $self->set_section('text')   if $name eq '.text';

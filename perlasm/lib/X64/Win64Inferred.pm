@@ -8,6 +8,8 @@
 #   sub/add $N,%rsp, lea N(%rsp),%rsp
 #                               rsp by N
 #   and $-N,%rsp                rsp's depth no longer known
+#   mov of a callee-saved register not saved yet to memory, as below
+#                               its save slot
 #   a 128-bit store of xmm6-15 to D(%rsp) or D(CFA base register), the
 #   register's first since the function started
 #                               its save slot (from rsp, { rsp => D },
@@ -111,6 +113,12 @@ sub after {
             my $slot = $new->{saved}{$r};
             delete $new->{saved}{$r} if ref $slot && defined $slot->{rsp};
         }
+        return $new;
+    }
+    if ($name eq 'mov' && @ops == 2 && $ops[0]{type} eq 'reg' && $CALLEE_SAVED{ $ops[0]{reg} }
+        && $ops[1]{type} eq 'mem' && !exists $new->{saved}{ $ops[0]{reg} }) {
+        my $slot = slot($new, $ops[1], $copies) // return undef;
+        $new->{saved}{ $ops[0]{reg} } = $slot;
         return $new;
     }
     if ($XMM_MOVE{$name} && @ops == 2) {
