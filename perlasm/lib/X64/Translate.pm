@@ -109,12 +109,15 @@ sub boundary {
 # --- statements --------------------------------------------------------------
 sub statement {
     my ($self, $st) = @_;
-    # Win64 unwind from CFI: what the last instruction did without CFI,
-    # unless a .cfi_* line says it (X64::Win64Inferred).
+    # Win64 unwind from CFI: what the last instruction did, as
+    # X64::Win64Inferred says, and how a .cfi_* line after it combines.
     if (my $inferred = delete $self->{inferred}) {
-        if (!($st->{kind} eq 'directive' && $st->{name} =~ /^\.cfi_/)) {
+        my $relative = $st->{kind} eq 'directive'
+            && $st->{name} =~ /^\.cfi_(?:adjust_cfa_offset|alloca|push|pop)$/;
+        if (!$relative || ($inferred->{moved_rsp} && $st->{name} ne '.cfi_alloca')) {
             $self->set_state($inferred);
             $self->{func}{state} = $inferred;    # rsp's depth too, which equals ignores
+            return if $relative;                 # the instruction said it
         } else {
             # The CFI says the rest, but not where saves made from rsp now are.
             my $keep = $self->{func}{state}->clone;

@@ -16,8 +16,12 @@
 #                               where rsp was realigned)
 #   a load of xmm6-15 from that slot
 #                               the register is back
-# An instruction that a .cfi_* line follows is left to that line
-# (X64::Translate applies the inferred state only when none does).
+# A .cfi_* line after the instruction still applies, on top of what the
+# instruction did; one that moves the CFA by a relative amount is left out
+# where the instruction moved rsp by a known amount (the instruction is
+# what happens; x25519's shared epilogue, for one, annotates
+# `lea 88(%rsp),%rsp` with .cfi_adjust_cfa_offset 88), and otherwise
+# applies instead of the inferred state.
 package X64::Win64Inferred;
 
 use strict;
@@ -41,8 +45,9 @@ sub disp {
 # The state after instruction $name (its canonical mnemonic) with
 # operands @$ops, from state $st; undef when it changes nothing.
 # %$copies (kept by the caller for the function) maps a register that
-# holds a copy of rsp (mov %rsp,%REG) to rsp's depth at the copy: stores
-# through it, and rsp set back from it, are then known too.
+# holds a copy of rsp (mov %rsp,%REG, or lea D(%rsp),%REG: rsp D bytes
+# up) to the depth that copy stands for: stores through it, and rsp set
+# back from it, are then known too.
 sub after {
     my ($st, $name, $ops, $copies) = @_;
     my @ops = @$ops;
@@ -52,9 +57,13 @@ sub after {
     if ($dst && $dst->{type} eq 'reg' && !$rsp_dst) {
         my $gp = gp64_of($dst->{reg}) // '';
         delete $copies->{$gp};
-        if ($name eq 'mov' && $ops[0]{type} eq 'reg' && $ops[0]{reg} eq 'rsp') {
-            my $depth = $st->rsp_depth;
-            $copies->{$gp} = $depth if defined $depth;
+        my $depth = $st->rsp_depth;
+        if (!defined $depth) {
+        } elsif ($name eq 'mov' && $ops[0]{type} eq 'reg' && $ops[0]{reg} eq 'rsp') {
+            $copies->{$gp} = $depth;
+        } elsif ($name eq 'lea' && $ops[0]{type} eq 'mem' && ($ops[0]{base} // '') eq 'rsp'
+                 && !$ops[0]{index} && defined(my $d = disp($ops[0]))) {
+            $copies->{$gp} = $depth - $d;     # rsp as it is d bytes higher up
         }
     }
     my $set_depth = sub {
@@ -73,6 +82,7 @@ sub after {
     }
     my $move = sub {        # rsp down by $n bytes
         my ($n) = @_;
+        $new->{moved_rsp} = 1;      # read by X64::Translate; clone drops it
         if ($new->{base} eq 'rsp') { $new->{off} += $n }
         elsif (defined $new->{sp}) { $new->{sp} += $n }
         my $saved = $new->{saved};      # shared with the old state: replaced, not changed
