@@ -280,6 +280,14 @@ openssl-dropin:
 openssl-xlate:
 	$(PERL) tools/openssl-xlate.pl --jobs 2 --work '$(BUILD)/openssl-xlate' --version $(OPENSSL_VERSION) $(XLATE_ARGS)
 
+# make openssl-unwind [OPENSSL_VERSION=3.5] [UNWIND_ARGS="--verbose"]: the same
+# modules with Win64 unwind from CFI alone (-DPERLASM_WIN64_UNWIND_FROM_CFI),
+# functions counted per module: by codes, with the generated handler, without
+# CFI, failing (tools/openssl-unwind.pl; docs/win64-unwind.md).
+.PHONY: openssl-unwind
+openssl-unwind:
+	$(PERL) tools/openssl-unwind.pl --work '$(BUILD)/openssl-unwind-$(OPENSSL_VERSION)' --version $(OPENSSL_VERSION) $(UNWIND_ARGS)
+
 # --- install ---------------------------------------------------------------
 # Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
@@ -348,6 +356,8 @@ help:
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'
 	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
+	@echo '  openssl-unwind  the same modules with Win64 unwind from CFI alone: functions counted'
+	@echo '                  by how they are described (OPENSSL_VERSION, UNWIND_ARGS=...)'
 	@echo '  ct-report       every AES and SHA-1 path under valgrind memcheck, key and data'
 	@echo '                  secret: clean, exposed or not covered (CT_REPORT_ARGS=...)'
 	@echo '  clean           remove build/'

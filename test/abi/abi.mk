@@ -72,4 +72,7 @@ $(W64)/selftest_win64.exe: $(addprefix $(W64)/,selftest_win64.c.o abi_win64.c.o 
 
 ifeq ($(HAVE_WIN64),yes)
 tests: $(W64)/selftest_win64.exe
+# The objects of the program that steps OpenSSL's own modules; the script
+# that runs it links them with those modules (test/t/53-openssl-unwind-win64.t).
+tests: $(addprefix $(W64)/,openssl_unwind.c.o abi_win64.c.o tap.c.o trampoline_win64.mingw64.o)
 endif

@@ -33,12 +33,29 @@
 struct unwind_stats {
     unsigned long steps;      /* instructions single-stepped inside fn */
     unsigned long unwinds;    /* unwinds checked (one per step) */
+    unsigned long handled;    /* of those, through the function's exception
+                                 handler (Win64; 0 on SysV) */
 };
 
 int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
              char *err, size_t errlen);
 int unwind_check(const void *fn, const uint64_t *args, int nargs,
                  struct unwind_stats *st, char *err, size_t errlen);
+
+#ifdef _WIN32
+/*
+ * Win64 extension (test/abi/abi_win64.c).
+ *
+ *   unwind_set_chain  0 (the default): at an instruction of a function fn
+ *                     calls, unwind that function's frame and check it
+ *                     against its own entry.  1: unwind every frame up to
+ *                     fn's caller and check against fn's entry, for code
+ *                     whose internal helpers keep a private convention
+ *                     (OpenSSL's clobber callee-saved registers that
+ *                     their caller saved).
+ */
+void unwind_set_chain(int on);
+#endif
 
 #ifndef _WIN32
 /*

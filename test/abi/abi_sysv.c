@@ -183,7 +183,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
 {
     (void)fn, (void)args, (void)nargs;
     if (st)
-        st->steps = st->unwinds = 0;
+        st->steps = st->unwinds = st->handled = 0;
     set_err(err, errlen, "unwind checker unavailable: built without "
             "libunwind-ptrace (install libunwind-dev)");
     return -1;
@@ -668,7 +668,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     int status, rc;
 
     if (st)
-        st->steps = st->unwinds = 0;
+        st->steps = st->unwinds = st->handled = 0;
     if (io_prepare(&io, args, nargs, err, errlen) != 0)
         return -1;
     memset(&u, 0, sizeof(u));

@@ -262,6 +262,8 @@ static struct {
     volatile int state;
     DWORD64 fn;
     unsigned long max_steps, pre_steps, steps, unwinds, failures;
+    unsigned long handler_calls;  /* unwinds that went through a handler */
+    int chain;                /* unwind_set_chain */
     int depth;                /* frames on fr[]; fr[0] is fn's */
     struct frame fr[MAX_DEPTH];
     DWORD64 prev_rip, prev_rsp;
@@ -352,47 +354,82 @@ static void __attribute__((noinline, noreturn)) escape_unwinder(void)
     __builtin_longjmp(us.jb, 1);
 }
 
-/* Returns 0, or -1 if the unwinder faulted (bad unwind info). */
+/*
+ * Returns 0, or -1 if the unwinder (or the function's exception handler)
+ * faulted (bad unwind info).  A function whose UNWIND_INFO names an
+ * exception handler is unwound as exception dispatch unwinds it: the
+ * handler RtlVirtualUnwind returns for the faulting pc (none inside a
+ * prologue or an epilogue) is called with the context at that pc and a
+ * DISPATCHER_CONTEXT whose ContextRecord is the unwound one, which the
+ * handler may correct.  The frames it describes are only right through
+ * it, so this is how they are checked.
+ */
 static int __attribute__((noinline))
 guarded_virtual_unwind(DWORD64 base, PRUNTIME_FUNCTION rf, CONTEXT *c,
                        KNONVOLATILE_CONTEXT_POINTERS *ptrs)
 {
+    static CONTEXT at_pc;
+    static EXCEPTION_RECORD rec;
+    DISPATCHER_CONTEXT disp;
+    PEXCEPTION_ROUTINE handler;
     PVOID handler_data = NULL;
-    DWORD64 establisher = 0;
+    DWORD64 establisher = 0, pc = c->Rip;
 
+    at_pc = *c;
     if (__builtin_setjmp(us.jb)) {
         us.in_unwind = 0;
         return -1;
     }
     us.in_unwind = 1;
-    RtlVirtualUnwind(UNW_FLAG_NHANDLER, base, c->Rip, rf, c, &handler_data,
-                     &establisher, ptrs);
+    handler = RtlVirtualUnwind(UNW_FLAG_EHANDLER, base, pc, rf, c,
+                               &handler_data, &establisher, ptrs);
+    if (handler != NULL) {
+        memset(&disp, 0, sizeof(disp));
+        memset(&rec, 0, sizeof(rec));
+        rec.ExceptionCode = EXCEPTION_SINGLE_STEP;
+        rec.ExceptionAddress = (PVOID)(uintptr_t)pc;
+        disp.ControlPc = pc;
+        disp.ImageBase = base;
+        disp.FunctionEntry = rf;
+        disp.EstablisherFrame = establisher;
+        disp.ContextRecord = c;
+        disp.LanguageHandler = handler;
+        disp.HandlerData = handler_data;
+        us.handler_calls++;
+        handler(&rec, (PVOID)(uintptr_t)establisher, &at_pc, &disp);
+    }
     us.in_unwind = 0;
     return 0;
 }
 
-/* Unwinds a copy of the live context by one frame and checks it. */
+/*
+ * Unwinds a copy of the live context by one frame and checks it against
+ * that frame's entry state; in chain mode (unwind_set_chain) by as many
+ * frames as lie above fn's, checked against fn's entry state.
+ */
 static void check_unwind(const CONTEXT *live)
 {
-    const struct frame *f = &us.fr[us.depth - 1];
+    const struct frame *f = &us.fr[us.chain ? 0 : us.depth - 1];
     static CONTEXT c;   /* static: CONTEXT is large and 16-aligned */
     KNONVOLATILE_CONTEXT_POINTERS ptrs;
     DWORD64 base = 0, rip = live->Rip;
-    PRUNTIME_FUNCTION rf;
+    PRUNTIME_FUNCTION rf = NULL;
     char src[96];
 
     c = *live;
     memset(&ptrs, 0, sizeof(ptrs));
     us.unwinds++;
-    rf = RtlLookupFunctionEntry(rip, &base, NULL);
-    if (rf == NULL) {
-        /* Leaf: the return address must be at [rsp]. */
-        c.Rip = *(const DWORD64 *)c.Rsp;
-        c.Rsp += 8;
-    } else if (guarded_virtual_unwind(base, rf, &c, &ptrs) != 0) {
-        fail(rip, "RtlVirtualUnwind faulted: the unwind info makes it read "
-             "outside memory (frame register or offsets wrong?)");
-        return;
+    for (int up = us.chain ? us.depth : 1; up > 0; up--) {
+        rf = RtlLookupFunctionEntry(c.Rip, &base, NULL);
+        if (rf == NULL) {
+            /* Leaf: the return address must be at [rsp]. */
+            c.Rip = *(const DWORD64 *)c.Rsp;
+            c.Rsp += 8;
+        } else if (guarded_virtual_unwind(base, rf, &c, &ptrs) != 0) {
+            fail(rip, "RtlVirtualUnwind faulted: the unwind info makes it read "
+                 "outside memory (frame register or offsets wrong?)");
+            return;
+        }
     }
 
     if (c.Rip != f->ret) {
@@ -536,11 +573,13 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     PVOID h;
 
     if (st != NULL)
-        st->steps = st->unwinds = 0;
+        st->steps = st->unwinds = st->handled = 0;
     if (fill_io(&io, fn, args, nargs, EFLAGS_TF, err, errlen) != 0)
         return -1;
 
+    int chain = us.chain;
     memset(&us, 0, sizeof(us));
+    us.chain = chain;
     us.fn = (DWORD64)(uintptr_t)fn;
     us.max_steps = DEFAULT_MAX_STEPS;
     if (env != NULL && strtoul(env, NULL, 0) > 0)
@@ -565,6 +604,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     if (st != NULL) {
         st->steps = us.steps;
         st->unwinds = us.unwinds;
+        st->handled = us.handler_calls;
     }
     if (us.fatal[0] || us.failures) {
         if (us.failures && us.fatal[0])
@@ -580,4 +620,9 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     if (err != NULL && errlen > 0)
         err[0] = '\0';
     return 0;
+}
+
+void unwind_set_chain(int on)
+{
+    us.chain = on;
 }
