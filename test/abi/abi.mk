@@ -42,7 +42,7 @@ tests: $(BUILD)/test/abi/module_abi
 W64      := $(BUILD)/test/win64
 W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib -D__USE_MINGW_ANSI_STDIO=1
 
-$(W64)/%.c.o: test/abi/%.c test/abi/abi_check.h test/lib/tap.h
+$(W64)/%.c.o: test/abi/%.c test/abi/abi_check.h test/abi/abi_report.h test/lib/tap.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 $(W64)/tap.c.o: test/lib/tap.c test/lib/tap.h

@@ -79,6 +79,7 @@
  * "db .after_push - func", work as constants inside .xdata.
  */
 #include "abi_check.h"
+#include "abi_report.h"
 
 #include <windows.h>
 
@@ -125,18 +126,6 @@ static const char *const gpr_name[8] = {
 /* Windows register numbers of the same registers (CONTEXT order). */
 static const int gpr_winreg[8] = { 3, 5, 7, 6, 12, 13, 14, 15 };
 
-static void fmt(char *err, size_t errlen, const char *f, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fmt(char *err, size_t errlen, const char *f, ...)
-{
-    va_list ap;
-    if (err == NULL || errlen == 0)
-        return;
-    va_start(ap, f);
-    vsnprintf(err, errlen, f, ap);
-    va_end(ap);
-}
-
 /* Appends to a message already in buf (used to list several mismatches). */
 static void append(char *buf, size_t len, const char *f, ...)
     __attribute__((format(printf, 3, 4)));
@@ -169,7 +158,7 @@ static int fill_io(struct w64_io *io, const void *fn, const uint64_t *args,
 {
     if (fn == NULL || nargs < 0 || nargs > ABI_MAX_ARGS
         || (nargs > 0 && args == NULL)) {
-        fmt(err, errlen, "bad arguments (fn %p, nargs %d, at most %d)",
+        abi_set_err(err, errlen, "bad arguments (fn %p, nargs %d, at most %d)",
             fn, nargs, ABI_MAX_ARGS);
         return -1;
     }
@@ -228,7 +217,7 @@ int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
         append(msg, sizeof(msg), "%strampoline bug: rsp 0x%llx not 16-aligned at call",
                msg[0] ? "; " : "", (unsigned long long)io.rsp_call);
     if (msg[0]) {
-        fmt(err, errlen, "%s", msg);
+        abi_set_err(err, errlen, "%s", msg);
         return -1;
     }
     if (err != NULL && errlen > 0)
@@ -548,7 +537,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
 
     h = AddVectoredExceptionHandler(1, step_handler);
     if (h == NULL) {
-        fmt(err, errlen, "AddVectoredExceptionHandler failed (%lu)",
+        abi_set_err(err, errlen, "AddVectoredExceptionHandler failed (%lu)",
             (unsigned long)GetLastError());
         return -1;
     }
@@ -568,13 +557,13 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     }
     if (us.fatal[0] || us.failures) {
         if (us.failures && us.fatal[0])
-            fmt(err, errlen, "%s; %lu of %lu instructions failed; also: %s",
+            abi_set_err(err, errlen, "%s; %lu of %lu instructions failed; also: %s",
                 us.first, us.failures, us.unwinds, us.fatal);
         else if (us.failures)
-            fmt(err, errlen, "%s; %lu of %lu instructions failed", us.first,
+            abi_set_err(err, errlen, "%s; %lu of %lu instructions failed", us.first,
                 us.failures, us.unwinds);
         else
-            fmt(err, errlen, "%s", us.fatal);
+            abi_set_err(err, errlen, "%s", us.fatal);
         return -1;
     }
     if (err != NULL && errlen > 0)

@@ -15,7 +15,8 @@ $(A32)/trampoline_cdecl.s: test/abi32/trampoline_cdecl.pl $(PERLASM_X86)
 	$(PERL) $< elf $@
 $(A32)/%.o: $(A32)/%.s
 	as --32 --fatal-warnings -o $@ $<
-$(A32)/%.o: test/abi32/%.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h test/x86asm/corpus.h
+$(A32)/%.o: test/abi32/%.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h test/x86asm/corpus.h \
+    test/abi/abi_report.h test/abi/selftest_core.h
 	@mkdir -p $(@D)
 	$(A32_CC) -c -o $@ $<
 $(A32)/%.S.o: test/abi32/%.S
