@@ -47,6 +47,8 @@ use File::Basename qw(basename dirname);
 use File::Path qw(make_path remove_tree);
 use File::Spec;
 use Getopt::Long qw(GetOptionsFromArray);
+use lib dirname(abs_path($0)) . '/../support/perl';
+use Slurp qw(slurp);
 
 # Assembler command per flavour ($_[0] source, $_[1] object), with the
 # flavour's disassembler.
@@ -201,8 +203,6 @@ sub our_promises {
     return 'no IBT/SHSTK property note' unless $notes =~ /x86 feature: IBT, SHSTK/;
     return undef;
 }
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> // '' }
 
 # MODULE -> FLAVOUR -> reason, from --expect's rows.
 sub read_expect {
