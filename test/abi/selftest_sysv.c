@@ -6,7 +6,7 @@
  * control is reported, naming the right register or instruction offset.
  * The checks themselves are selftest_core.h's, shared with the cdecl end.
  */
-#include "abi_check.h"
+#include "../../support/abi/abi_check.h"
 
 #include <errno.h>
 #include <sys/wait.h>

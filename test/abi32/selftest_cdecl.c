@@ -7,7 +7,7 @@
  * the exact instruction.  The checks shared with the SysV end are
  * test/abi/selftest_core.h's.
  */
-#include "abi_cdecl.h"
+#include "../../support/abi/abi_cdecl.h"
 
 #include <unistd.h>
 

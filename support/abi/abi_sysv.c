@@ -88,11 +88,8 @@ static uint64_t prng_next(void)
 static int io_prepare(struct abi_sysv_io *io, const uint64_t *args, int nargs,
                       char *err, size_t errlen)
 {
-    if (nargs < 0 || nargs > ABI_MAX_ARGS || (nargs > 0 && !args)) {
-        abi_set_err(err, errlen, "bad argument list: nargs %d (0..%d allowed)%s",
-                nargs, ABI_MAX_ARGS, nargs > 0 && !args ? ", args NULL" : "");
+    if (abi_args_ok(args, nargs, ABI_MAX_ARGS, err, errlen) != 0)
         return -1;
-    }
     memset(io, 0, sizeof(*io));
     for (int i = 0; i < ABI_MAX_ARGS; i++)
         io->args[i] = i < nargs ? args[i] : prng_next();

@@ -16,7 +16,7 @@
  */
 
 #include "abi_cdecl.h"
-#include "../abi/abi_report.h"
+#include "abi_report.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -89,11 +89,8 @@ static uint32_t prng_next(void)
 static int io_prepare(struct abi_cdecl_io *io, const uint32_t *args, int nargs,
                       char *err, size_t errlen)
 {
-    if (nargs < 0 || nargs > ABI32_MAX_ARGS || (nargs > 0 && !args)) {
-        abi_set_err(err, errlen, "bad argument list: nargs %d (0..%d allowed)%s",
-                nargs, ABI32_MAX_ARGS, nargs > 0 && !args ? ", args NULL" : "");
+    if (abi_args_ok(args, nargs, ABI32_MAX_ARGS, err, errlen) != 0)
         return -1;
-    }
     memset(io, 0, sizeof(*io));
     for (int i = 0; i < ABI32_MAX_ARGS; i++)
         io->args[i] = i < nargs ? args[i] : prng_next();

@@ -42,7 +42,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
 
 #ifndef _WIN32
 /*
- * SysV extensions (test/abi/abi_sysv.c), hidden from Win64 builds.
+ * SysV extensions (support/abi/abi_sysv.c), hidden from Win64 builds.
  *
  *   abi_set_seed            seeds the generator of the random register and
  *                           unused-argument values (default: a fixed seed).

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * How the ABI checkers word a failure, shared by the SysV, Win64 and cdecl
- * ends (abi_sysv.c, abi_win64.c, test/abi32/abi_cdecl.c) so that their
+ * ends (abi_sysv.c, abi_win64.c, support/abi/abi_cdecl.c) so that their
  * messages, which the self-tests match, follow one rule:
  *
  *   abi_set_err   formats the one-line explanation into err (if err).
+ *   abi_args_ok   refuses an argument list the trampoline cannot pass.
  *   abi_where     names an address as "fn+0x1c", "fn-0x30" (within 1 MiB
  *                 of fn) or absolutely.
  *   abi_verdict   collects the violations found after one call: the first
@@ -46,6 +47,17 @@ static __attribute__((unused)) const char *abi_where(uint64_t fn, uint64_t ip,
     else
         snprintf(buf, n, "0x%llx", (unsigned long long)ip);
     return buf;
+}
+
+/* 0 when nargs words at args can be passed (at most max); else -1, why in err. */
+static __attribute__((unused)) int abi_args_ok(const void *args, int nargs, int max,
+                                               char *err, size_t errlen)
+{
+    if (nargs >= 0 && nargs <= max && (nargs == 0 || args))
+        return 0;
+    abi_set_err(err, errlen, "bad argument list: nargs %d (0..%d allowed)%s", nargs, max,
+                nargs > 0 && !args ? ", args NULL" : "");
+    return -1;
 }
 
 struct abi_verdict {
