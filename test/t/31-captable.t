@@ -32,7 +32,6 @@ my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
 my $tmp   = tempdir(CLEANUP => 1);
 
-
 # --- the table itself ------------------------------------------------------
 my @caps = @Common::IA32Cap::CAPS;
 my (%name_seen, %bit_seen, @bad);

@@ -36,7 +36,6 @@ my $build = $ENV{BUILD} // 'build';
 $build = "$root/$build" unless $build =~ m{^/};
 my $dir = tempdir(CLEANUP => 1);
 
-
 if (my $why = missing('VALGRIND')) {
     result(1, 'constant-time report', "SKIP $why");
     finish();

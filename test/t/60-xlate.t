@@ -47,7 +47,6 @@ sub translate {
     return run('sh', '-c', "exec \"$^X\" \"$xlate\" $flavour \"$out\" < \"$in\"");
 }
 
-
 my %ASSEMBLE = (
     elf     => [ 'as', sub { ('as', '--warn', '--fatal-warnings', '-o', $_[1], $_[0]) } ],
     elf32   => [ 'as', sub { ('as', '--x32', '--warn', '--fatal-warnings', '-o', $_[1], $_[0]) } ],

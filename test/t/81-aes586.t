@@ -63,7 +63,6 @@ my $NO_SSE = '~0x2000000:~0';
 my $TABLE        = '~0x200020200000000:~0';
 my $TABLE_NO_SSE = '~0x200020202000000:~0';
 
-
 # --- the -m32 builds under qemu-i386 ----------------------------------------------
 my $qemu = tool('QEMU_I386');
 if (my $why = missing('QEMU_I386', 'CC32')) {

@@ -54,7 +54,6 @@ my $m32     = "$build/m32";
 my $dir     = tempdir(CLEANUP => 1);
 my $qemu    = tool('QEMU_I386');
 
-
 # --- under qemu-i386 --------------------------------------------------------------
 if (my $why = missing('QEMU_I386', 'CC32')) {
     result(1, 'aesni-x86 under qemu-i386', "SKIP $why");

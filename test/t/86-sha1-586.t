@@ -48,7 +48,6 @@ $ENV{VECTORS} //= "$root/test/vectors";
 my @PATHS = qw(shaext avx ssse3 x86);    # sha1_block_data_order_NAME
 my %ENTRY = (shaext => 'shani', avx => 'avx', ssse3 => 'ssse3', x86 => 'x86');
 
-
 # name => force mask (undef: none) from the program's --list, run by @run.
 sub entries {
     my (@run) = @_;

@@ -36,7 +36,6 @@ sub write_file {
     close $fh or die "$file: $!\n";
 }
 
-
 sub diag { print "# $_\n" for split /\n/, $_[0] }
 
 # --- the copy, and the toy module --------------------------------------------
