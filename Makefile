@@ -163,7 +163,9 @@ include mk/m32.mk
 include mk/flavours.mk
 
 # --- tests -----------------------------------------------------------------
-TEST_LIB_SRCS := $(wildcard test/lib/*.c)
+# support/lib: what the tests and the benchmark share (OpenSSL, reference modes).
+SUPPORT_LIB_OBJS := $(call objs_of,obj,$(wildcard support/lib/*.c))
+TEST_LIB_SRCS := $(wildcard test/lib/*.c support/lib/*.c)
 TEST_LIB_OBJS := $(call objs_of,obj,$(TEST_LIB_SRCS))
 TEST_PROGS    := $(patsubst test/%.c,$(BUILD)/test/%,$(wildcard test/*.c))
 # Programs that also run against the constant-time core.

@@ -49,6 +49,8 @@ use File::Spec;
 use Getopt::Long qw(GetOptionsFromArray);
 use lib dirname(abs_path(__FILE__)) . '/lib';
 use OpensslTree qw(find_modules module_name);
+use lib dirname(abs_path($0)) . '/../support/perl';
+use Slurp qw(slurp);
 
 # Assembler command per flavour ($_[0] source, $_[1] object), with the
 # flavour's disassembler.
@@ -179,8 +181,6 @@ sub our_promises {
     return 'no IBT/SHSTK property note' unless $notes =~ /x86 feature: IBT, SHSTK/;
     return undef;
 }
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> // '' }
 
 # MODULE -> FLAVOUR -> reason, from --expect's rows.
 sub read_expect {

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "abi_typed.h"
+#include "../../support/abi/abi_typed.h"
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "../lib/tap.h"
-#include "../lib/ocb_model.h"
+#include "../../support/lib/ocb_model.h"
 
 /* Deterministic bytes: the input does not matter, only that it is fixed. */
 static void fill(unsigned char *p, size_t n, uint32_t seed)

@@ -9,7 +9,7 @@
 #    layer's generated one;
 #  - the objects are linked into build/test/win64/openssl_unwind.c.o's
 #    program, which runs each call of test/win64/openssl-calls.txt under
-#    the single-step unwind checker (test/abi/abi_win64.c) with several
+#    the single-step unwind checker (support/abi/abi_win64.c) with several
 #    capability masks, as an indented subtest: at every instruction the
 #    frames up to the function's caller unwind to its entry state (return
 #    address, rsp, rbx rbp rdi rsi r12-r15, xmm6-15), through the

@@ -35,7 +35,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use Archive::Tar;
 use Cwd qw(abs_path);
 use Digest::SHA;
@@ -56,7 +57,6 @@ my $buildp  = File::Spec->rel2abs($build, $root);
 my $dir     = tempdir(CLEANUP => 1);
 my @MAKE    = ('make', '--no-print-directory', '-s', '-C', $root, "BUILD=$build");
 
-sub slurp { my ($f) = @_; open(my $fh, '<:raw', $f) or return undef; local $/; return <$fh> }
 sub sha256 { my ($f) = @_; return Digest::SHA->new(256)->addfile($f, 'b')->hexdigest }
 sub lines { return grep { length } split /\n/, $_[0] }
 sub diag { print "# $_\n" for @_; return 0 }

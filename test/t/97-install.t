@@ -15,7 +15,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Find;
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish in_path);
@@ -32,7 +33,6 @@ sub files_under {
     find({ wanted => sub { push @f, substr($File::Find::name, length $dir) if -f }, no_chdir => 1 }, $dir) if -d $dir;
     return sort @f;
 }
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return ''; local $/; return <$fh> }
 
 # --- into a staging DESTDIR ------------------------------------------------------
 my $dest = "$tmp/stage";
@@ -42,8 +42,8 @@ my @want = ('/opt/one/include/crypto-asm/cryptoasm.h', map({ "/opt/one/include/c
             '/opt/one/lib/libcrypto-asm.a', '/opt/one/lib/pkgconfig/libcrypto-asm.pc');
 result($st == 0 && "@installed" eq join(' ', sort @want), 'install writes the archive, 4 headers and the .pc')
     or print "#   $out#   installed: @installed\n";
-my $pc = slurp("$dest/opt/one/lib/pkgconfig/libcrypto-asm.pc");
-my $version = slurp('VERSION') =~ s/\n\z//r;
+my $pc = slurp("$dest/opt/one/lib/pkgconfig/libcrypto-asm.pc") // '';
+my $version = (slurp('VERSION') // '') =~ s/\n\z//r;
 result($pc =~ /^prefix=\/opt\/one$/m && $pc =~ /^libdir=\$\{prefix\}\/lib$/m
        && $pc =~ /^includedir=\$\{prefix\}\/include\/crypto-asm$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m
        && $version =~ /^\d+\.\d+\.\d+$/ && $pc =~ /^Version: \Q$version\E$/m,
@@ -51,7 +51,7 @@ result($pc =~ /^prefix=\/opt\/one$/m && $pc =~ /^libdir=\$\{prefix\}\/lib$/m
     or print "#   $pc";
 
 ($st, $out) = capture('make', '-s', "BUILD=$build", "DESTDIR=$dest", 'PREFIX=/opt/two', 'install');
-my $pc2 = slurp("$dest/opt/two/lib/pkgconfig/libcrypto-asm.pc");
+my $pc2 = slurp("$dest/opt/two/lib/pkgconfig/libcrypto-asm.pc") // '';
 result($st == 0 && $pc2 =~ /^prefix=\/opt\/two$/m, 'a second install with PREFIX=/opt/two writes that prefix')
     or print "#   $out$pc2";
 

@@ -11,6 +11,7 @@
  * only reports that it is unavailable.
  */
 #include "abi_check.h"
+#include "abi_report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -64,19 +65,6 @@ static const char *const cs_names[6] = { "rbx", "rbp", "r12", "r13", "r14", "r15
 #define RFLAGS_DF      0x400u
 #define MXCSR_CONTROL  0xffc0u      /* DAZ, exception masks, RC, FZ */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* --- random register values ------------------------------------------- */
 
 /* splitmix64: a fixed default seed keeps failures reproducible. */
@@ -100,11 +88,8 @@ static uint64_t prng_next(void)
 static int io_prepare(struct abi_sysv_io *io, const uint64_t *args, int nargs,
                       char *err, size_t errlen)
 {
-    if (nargs < 0 || nargs > ABI_MAX_ARGS || (nargs > 0 && !args)) {
-        set_err(err, errlen, "bad argument list: nargs %d (0..%d allowed)%s",
-                nargs, ABI_MAX_ARGS, nargs > 0 && !args ? ", args NULL" : "");
+    if (abi_args_ok(args, nargs, ABI_MAX_ARGS, err, errlen) != 0)
         return -1;
-    }
     memset(io, 0, sizeof(*io));
     for (int i = 0; i < ABI_MAX_ARGS; i++)
         io->args[i] = i < nargs ? args[i] : prng_next();
@@ -119,8 +104,7 @@ int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
              char *err, size_t errlen)
 {
     struct abi_sysv_io io;
-    char first[200] = "";
-    int bad = 0;
+    struct abi_verdict v = { 0 };
 
     if (io_prepare(&io, args, nargs, err, errlen) != 0)
         return -1;
@@ -128,36 +112,22 @@ int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
     if (ret)
         *ret = io.rax;
 
-    /* The stack first: everything else is moot if rsp is wrong. */
-    if (io.rsp_delta != 0 && bad++ == 0)
-        snprintf(first, sizeof(first),
-                 "rsp not restored: fn returned with rsp %+" PRId64
-                 " bytes from where it was at the call (unbalanced stack)",
-                 io.rsp_delta);
+    abi_violation(&v, io.rsp_delta != 0, "rsp not restored: fn returned with rsp %+"
+                  PRId64 " bytes from where it was at the call (unbalanced stack)",
+                  io.rsp_delta);
     for (int i = 0; i < 6; i++)
-        if (io.cs_out[i] != io.cs_in[i] && bad++ == 0)
-            snprintf(first, sizeof(first),
-                     "%s not preserved: 0x%016" PRIx64 " on entry, 0x%016"
-                     PRIx64 " on return", cs_names[i], io.cs_in[i], io.cs_out[i]);
-    if ((io.rflags & RFLAGS_DF) && bad++ == 0)
-        snprintf(first, sizeof(first),
-                 "direction flag (DF) left set on return (rflags 0x%" PRIx64 ")",
-                 io.rflags);
-    if (((io.mxcsr_in ^ io.mxcsr_out) & MXCSR_CONTROL) && bad++ == 0)
-        snprintf(first, sizeof(first),
-                 "MXCSR control bits not preserved: 0x%04x on entry, 0x%04x on return",
-                 (unsigned)io.mxcsr_in, (unsigned)io.mxcsr_out);
-    if (io.fcw_in != io.fcw_out && bad++ == 0)
-        snprintf(first, sizeof(first),
-                 "x87 control word not preserved: 0x%04x on entry, 0x%04x on return",
-                 (unsigned)io.fcw_in, (unsigned)io.fcw_out);
-    if (!bad)
-        return 0;
-    if (bad > 1)
-        set_err(err, errlen, "%s (and %d more ABI violations)", first, bad - 1);
-    else
-        set_err(err, errlen, "%s", first);
-    return -1;
+        abi_violation(&v, io.cs_out[i] != io.cs_in[i], "%s not preserved: 0x%016"
+                      PRIx64 " on entry, 0x%016" PRIx64 " on return", cs_names[i],
+                      io.cs_in[i], io.cs_out[i]);
+    abi_violation(&v, (io.rflags & RFLAGS_DF) != 0, "direction flag (DF) left set on "
+                  "return (rflags 0x%" PRIx64 ")", io.rflags);
+    abi_violation(&v, ((io.mxcsr_in ^ io.mxcsr_out) & MXCSR_CONTROL) != 0,
+                  "MXCSR control bits not preserved: 0x%04x on entry, 0x%04x on return",
+                  (unsigned)io.mxcsr_in, (unsigned)io.mxcsr_out);
+    abi_violation(&v, io.fcw_in != io.fcw_out, "x87 control word not preserved: "
+                  "0x%04x on entry, 0x%04x on return", (unsigned)io.fcw_in,
+                  (unsigned)io.fcw_out);
+    return abi_verdict_end(&v, err, errlen);
 }
 
 /* --- unwind_check ------------------------------------------------------- */
@@ -184,7 +154,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     (void)fn, (void)args, (void)nargs;
     if (st)
         st->steps = st->unwinds = st->handled = 0;
-    set_err(err, errlen, "unwind checker unavailable: built without "
+    abi_set_err(err, errlen, "unwind checker unavailable: built without "
             "libunwind-ptrace (install libunwind-dev)");
     return -1;
 }
@@ -234,16 +204,9 @@ static void regs_cs(const struct user_regs_struct *r, uint64_t cs[6])
     cs[3] = r->r13, cs[4] = r->r14, cs[5] = r->r15;
 }
 
-/* "fn+0x1c", "fn-0x30", or an absolute address far from fn. */
 static const char *where(const struct uw_run *u, uint64_t ip, char *buf, size_t n)
 {
-    if (ip >= u->fn && ip - u->fn < 0x100000)
-        snprintf(buf, n, "fn+0x%" PRIx64, ip - u->fn);
-    else if (ip < u->fn && u->fn - ip < 0x100000)
-        snprintf(buf, n, "fn-0x%" PRIx64, u->fn - ip);
-    else
-        snprintf(buf, n, "0x%" PRIx64, ip);
-    return buf;
+    return abi_where(u->fn, ip, buf, n);
 }
 
 /* Prefix for a failure at the current stop: where, which step, which call. */
@@ -260,9 +223,9 @@ static void fail_at(struct uw_run *u, const char *fmt, ...)
     va_end(ap);
     where(u, u->regs.rip, at, sizeof(at));
     if (u->depth == 0)
-        set_err(u->err, u->errlen, "at %s (step %lu): %s", at, u->steps, what);
+        abi_set_err(u->err, u->errlen, "at %s (step %lu): %s", at, u->steps, what);
     else
-        set_err(u->err, u->errlen, "at %s (step %lu; depth %d, callee+0x%" PRIx64
+        abi_set_err(u->err, u->errlen, "at %s (step %lu; depth %d, callee+0x%" PRIx64
                 ", callee at %s called from %s): %s", at, u->steps, u->depth,
                 (uint64_t)u->regs.rip - f->entry, where(u, f->entry, entry, sizeof(entry)),
                 where(u, f->call_site, site, sizeof(site)), what);
@@ -271,7 +234,7 @@ static void fail_at(struct uw_run *u, const char *fmt, ...)
 static int get_regs(struct uw_run *u)
 {
     if (ptrace(PTRACE_GETREGS, u->pid, NULL, &u->regs) != 0) {
-        set_err(u->err, u->errlen, "PTRACE_GETREGS: %s", strerror(errno));
+        abi_set_err(u->err, u->errlen, "PTRACE_GETREGS: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -291,18 +254,18 @@ static void explain_stop(struct uw_run *u, int status, const char *phase)
 {
     if (WIFEXITED(status)) {
         u->reaped = 1;
-        set_err(u->err, u->errlen, "child exited with status %d %s",
+        abi_set_err(u->err, u->errlen, "child exited with status %d %s",
                 WEXITSTATUS(status), phase);
     } else if (WIFSIGNALED(status)) {
         u->reaped = 1;
-        set_err(u->err, u->errlen, "child killed by signal %d (%s) %s",
+        abi_set_err(u->err, u->errlen, "child killed by signal %d (%s) %s",
                 WTERMSIG(status), strsignal(WTERMSIG(status)), phase);
     } else if (WIFSTOPPED(status)) {
         int sig = WSTOPSIG(status);
         if (get_regs(u) == 0)
             fail_at(u, "child stopped by signal %d (%s) %s", sig, strsignal(sig), phase);
     } else {
-        set_err(u->err, u->errlen, "unexpected wait status 0x%x %s", status, phase);
+        abi_set_err(u->err, u->errlen, "unexpected wait status 0x%x %s", status, phase);
     }
 }
 
@@ -311,11 +274,11 @@ static int step(struct uw_run *u, const char *phase)
 {
     int status;
     if (ptrace(PTRACE_SINGLESTEP, u->pid, NULL, NULL) != 0) {
-        set_err(u->err, u->errlen, "PTRACE_SINGLESTEP: %s", strerror(errno));
+        abi_set_err(u->err, u->errlen, "PTRACE_SINGLESTEP: %s", strerror(errno));
         return -1;
     }
     if (wait_child(u->pid, &status) < 0) {
-        set_err(u->err, u->errlen, "waitpid: %s", strerror(errno));
+        abi_set_err(u->err, u->errlen, "waitpid: %s", strerror(errno));
         return -1;
     }
     if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP) {
@@ -554,7 +517,7 @@ static int trace(struct uw_run *u, struct unwind_stats *st)
     unsigned long pre = 0;
 
     if (wait_child(u->pid, &status) < 0) {
-        set_err(u->err, u->errlen, "waitpid: %s", strerror(errno));
+        abi_set_err(u->err, u->errlen, "waitpid: %s", strerror(errno));
         return -1;
     }
     if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGSTOP) {
@@ -564,7 +527,7 @@ static int trace(struct uw_run *u, struct unwind_stats *st)
     }
     /* If we die, so does the child: no stopped orphans. */
     if (ptrace(PTRACE_SETOPTIONS, u->pid, NULL, (void *)PTRACE_O_EXITKILL) != 0) {
-        set_err(u->err, u->errlen, "PTRACE_SETOPTIONS: %s", strerror(errno));
+        abi_set_err(u->err, u->errlen, "PTRACE_SETOPTIONS: %s", strerror(errno));
         return -1;
     }
     if (get_regs(u) != 0)
@@ -572,7 +535,7 @@ static int trace(struct uw_run *u, struct unwind_stats *st)
     /* Out of raise() and into the trampoline: no breakpoints needed. */
     while (u->regs.rip != call_at) {
         if (++pre > PRE_STEP_LIMIT) {
-            set_err(u->err, u->errlen, "child did not reach abi_trampoline_sysv_call "
+            abi_set_err(u->err, u->errlen, "child did not reach abi_trampoline_sysv_call "
                     "in %lu steps", PRE_STEP_LIMIT);
             return -1;
         }
@@ -592,13 +555,13 @@ static int trace(struct uw_run *u, struct unwind_stats *st)
     acc = accessors();
     as = unw_create_addr_space(&acc, 0);
     if (!as) {
-        set_err(u->err, u->errlen, "unw_create_addr_space failed");
+        abi_set_err(u->err, u->errlen, "unw_create_addr_space failed");
         goto out;
     }
     unw_set_caching_policy(as, UNW_CACHE_GLOBAL);
     upt = _UPT_create(u->pid);
     if (!upt) {
-        set_err(u->err, u->errlen, "_UPT_create failed");
+        abi_set_err(u->err, u->errlen, "_UPT_create failed");
         goto out;
     }
     acc_ctx.upt = upt;
@@ -622,7 +585,7 @@ static int trace(struct uw_run *u, struct unwind_stats *st)
             break;
         if (u->steps >= step_limit) {
             char at[40];
-            set_err(u->err, u->errlen, "step limit reached: %lu instructions "
+            abi_set_err(u->err, u->errlen, "step limit reached: %lu instructions "
                     "single-stepped and fn has not returned (now at %s, depth %d);"
                     " see unwind_set_step_limit()", u->steps,
                     where(u, u->regs.rip, at, sizeof(at)), u->depth);
@@ -679,7 +642,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     fflush(NULL);                   /* no buffered output twice */
     u.pid = fork();
     if (u.pid < 0) {
-        set_err(err, errlen, "fork: %s", strerror(errno));
+        abi_set_err(err, errlen, "fork: %s", strerror(errno));
         return -1;
     }
     if (u.pid == 0) {
@@ -697,10 +660,10 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     if (rc == 0) {
         /* fn returned: let the child finish on its own. */
         if (ptrace(PTRACE_CONT, u.pid, NULL, NULL) != 0) {
-            set_err(err, errlen, "PTRACE_CONT: %s", strerror(errno));
+            abi_set_err(err, errlen, "PTRACE_CONT: %s", strerror(errno));
             rc = -1;
         } else if (wait_child(u.pid, &status) < 0) {
-            set_err(err, errlen, "waitpid: %s", strerror(errno));
+            abi_set_err(err, errlen, "waitpid: %s", strerror(errno));
             rc = -1;
         } else {
             u.reaped = WIFEXITED(status) || WIFSIGNALED(status);

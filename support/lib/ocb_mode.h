@@ -6,7 +6,7 @@
  * start_block_num = blocks processed so far + 1; everything else (key
  * setup of L_*, L_$, L_i, the nonce, the associated data, a partial last
  * block, the tag) is C over the block cipher.  Without a bulk function
- * whole blocks go through ocb_model_bulk (test/lib/ocb_model.h).
+ * whole blocks go through ocb_model_bulk (support/lib/ocb_model.h).
  *
  * Data and associated data may be given in several calls; as in OpenSSL,
  * only the last call of each may end in a partial block.

@@ -59,7 +59,7 @@ void unwind_set_chain(int on);
 
 #ifndef _WIN32
 /*
- * SysV extensions (test/abi/abi_sysv.c), hidden from Win64 builds.
+ * SysV extensions (support/abi/abi_sysv.c), hidden from Win64 builds.
  *
  *   abi_set_seed            seeds the generator of the random register and
  *                           unused-argument values (default: a fixed seed).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AES-OCB of the system OpenSSL (libcrypto.so.3), through EVP, for the OCB
- * test and the benchmark, on the library test/lib/ossl.c loaded (dlopen
+ * test and the benchmark, on the library support/lib/ossl.c loaded (dlopen
  * with RTLD_LOCAL | RTLD_DEEPBIND, no OpenSSL header); ossl_load() must
  * have succeeded first.  Functions returning int give 0 on success and -1
  * on failure, with the reason in ossl_error().

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # cdecl (i386 SysV) call trampoline for the 32-bit ABI and CFI checkers
 # (abi_cdecl.c), generated through the 32-bit layer like any module:
-#   perl test/abi32/trampoline_cdecl.pl elf OUTPUT
+#   perl support/abi/trampoline_cdecl.pl elf OUTPUT
 #
 #   void abi_trampoline_cdecl(const void *fn, struct abi_cdecl_io *io);
 #

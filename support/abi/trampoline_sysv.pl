@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SysV x86_64 call trampoline for the ABI and unwind checkers (abi_sysv.c),
 # generated through the 64-bit layer like any module:
-#   perl test/abi/trampoline_sysv.pl elf OUTPUT
+#   perl support/abi/trampoline_sysv.pl elf OUTPUT
 #
 #   void abi_trampoline_sysv(const void *fn, struct abi_sysv_io *io);
 #

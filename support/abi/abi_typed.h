@@ -4,7 +4,7 @@
  * registry's functions: one handle constructor per prototype shape.  It
  * takes the function with its exact type, so a function of another shape
  * does not compile, and records that shape's argument count, against which
- * module_abi.c checks every argument list it passes (test/lib/code_handle.h).
+ * module_abi.c checks every argument list it passes (support/lib/code_handle.h).
  */
 #ifndef TEST_ABI_TYPED_H
 #define TEST_ABI_TYPED_H

@@ -2,7 +2,7 @@
 /*
  * The OCB bulk step as plain C, the model the assembly is tested against
  * (test/ocb.c, test/abi/module_abi.c) and the block-at-a-time path of
- * test/lib/ocb_mode.c.  Same contract as OpenSSL's ocb128_f stream
+ * support/lib/ocb_mode.c.  Same contract as OpenSSL's ocb128_f stream
  * (aesni_ocb_encrypt/decrypt), with the block cipher passed explicitly:
  * for j = 0 .. blocks-1, with i = start_block_num + j (RFC 7253 4.2),
  *   Offset_i = Offset_{i-1} ^ L_[ntz(i)]

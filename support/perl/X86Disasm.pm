@@ -1,7 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-# Instruction streams of a 32-bit object's functions, for comparing one
-# flavour's object with another's (test/t/81-aes586.t):
-#   functions(OBJECT, NAME_RE, %opt) -> { name => [insn, ...] } or undef
+# x86 disassembly as the tests, tools and benchmark compare it, from
+# llvm-objdump or objdump, one normalisation per word size:
+#   insn_text(TEXT) -> the instruction without its comment, symbol note
+#     and extra blanks (every reader below goes through it)
+#   instructions64(OBJECT, FN) -> [insn, ...] or undef: the 64-bit stream
+#     of function FN (all of .text when undef), without addresses; branch
+#     and call targets TARGET, RIP-relative displacements REL(%rip) (Mach-O
+#     resolves section-local ones at assembly time, ELF and COFF leave 0);
+#     alignment padding dropped (each assembler picks its own NOP forms)
+#   functions(OBJECT, NAME_RE, %opt) -> { name => [insn, ...] } or undef:
+#     the 32-bit streams of a flavour's functions, to compare with
+#     another flavour's
 #   compare(REF, OTHER, REF_TAG, OTHER_TAG) -> (names, instructions, [why...])
 #     two functions() results, function by function: REF's names, its
 #     instruction count, and the first differing instruction of each
@@ -10,22 +19,55 @@
 #     be disassembled: how many instructions the object's code has, and
 #     those an SSE-only (Pentium III) CPU lacks (OpenSSL's no-sse2 build
 #     must have none)
-# from `llvm-objdump -d -r`.  With opt decorated => 1 (Mach-O, COFF) names
-# lose the "_" those formats prefix, so they match ELF's; operands of
-# an instruction carrying a relocation become REL; branch and call targets
-# TARGET; alignment padding (NOPs, GNU as's lea fillers) is dropped; the
-# two registers of an xchg are put in name order (it is symmetric, and GNU
-# as and clang encode the same source line with the registers swapped).
-# opt got_base => 1 also drops the instruction relocated against
-# _GLOBAL_OFFSET_TABLE_ (R_386_GOTPC): ELF reaches a global's address in
-# two instructions where Mach-O's non-lazy pointer takes one.
+#   by_address(PROGRAM) -> { address => insn }: a traced program's
+#     instructions, for replaying its traces (bench/x86mca.pl, dmcrypt.pl)
+#   next_addresses(BY_ADDRESS) -> { address => the next one } (a call's
+#     return address)
+# functions() reads `llvm-objdump -d -r`.  With opt decorated => 1
+# (Mach-O, COFF) names lose the "_" those formats prefix, so they match
+# ELF's; operands of an instruction carrying a relocation become REL;
+# branch and call targets TARGET; alignment padding (NOPs, GNU as's lea
+# fillers) is dropped; the two registers of an xchg are put in name order
+# (it is symmetric, and GNU as and clang encode the same source line with
+# the registers swapped).  opt got_base => 1 also drops the instruction
+# relocated against _GLOBAL_OFFSET_TABLE_ (R_386_GOTPC): ELF reaches a
+# global's address in two instructions where Mach-O's non-lazy pointer
+# takes one.
 package X86Disasm;
 
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(functions compare sse2_or_later);
+our @EXPORT_OK = qw(insn_text instructions64 functions compare sse2_or_later
+                    by_address next_addresses);
+
+sub insn_text {
+    my ($i) = @_;
+    $i =~ s/\s*#.*//;
+    $i =~ s/\s*<[^>]*>//;
+    $i =~ s/\s+/ /g;
+    $i =~ s/^ | $//g;
+    return $i;
+}
+
+sub instructions64 {
+    my ($obj, $fn) = @_;
+    open(my $fh, '-|', 'llvm-objdump', '-d', '--no-show-raw-insn', $obj) or return undef;
+    my (@lines, $inside);
+    while (<$fh>) {
+        if (/^[0-9a-f]+ <_?(\w+)>:/) { $inside = !defined $fn || $1 eq $fn; next }
+        next unless $inside && /^\s+[0-9a-f]+:\s+(.*)$/;
+        my $i = insn_text($1);
+        $i =~ s/^(j\w+|call[q]?|loop\w*) (0x)?[0-9a-f]+$/$1 TARGET/;
+        $i =~ s/-?(0x)?[0-9a-f]*\(%rip\)/REL(%rip)/;
+        next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax)\b/ && !defined $fn;
+        push @lines, $i;
+    }
+    close $fh or return undef;
+    pop @lines while @lines && $lines[-1] =~ /^(nop|int3|\S*nopw?.*)$/;
+    return \@lines;
+}
 
 sub functions {
     my ($obj, $name_re, %opt) = @_;
@@ -50,11 +92,7 @@ sub functions {
             next;
         }
         next unless /^\s+[0-9a-f]+:\s+(.*)$/;
-        my $i = $1;
-        $i =~ s/\s*#.*//;
-        $i =~ s/\s*<[^>]*>//;
-        $i =~ s/\s+/ /g;
-        $i =~ s/ $//;
+        my $i = insn_text($1);
         $i =~ s/^(j\w+|calll?) (0x)?[0-9a-f]+$/$1 TARGET/;
         next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax|int3)\b/ || $i eq '';
         $i =~ s/^(xchgl?) (%\w+), ?(%\w+)$/"$1 " . join(', ', sort($2, $3))/e;
@@ -100,6 +138,24 @@ sub sse2_or_later {
     }
     close $fh or return ();
     return ($n, \@found);
+}
+
+sub by_address {
+    my ($prog) = @_;
+    my %text;
+    open(my $fh, '-|', 'objdump', '-d', '--no-show-raw-insn', $prog)
+        or die "X86Disasm: objdump $prog: $!\n";
+    while (<$fh>) {
+        $text{ hex $1 } = insn_text($2) if /^\s*([0-9a-f]+):\s+(\S.*?)\s*$/;
+    }
+    close $fh or die "X86Disasm: objdump $prog failed\n";
+    return \%text;
+}
+
+sub next_addresses {
+    my ($text) = @_;
+    my @addr = sort { $a <=> $b } keys %$text;
+    return { map { ($addr[$_] => $addr[$_ + 1]) } 0 .. $#addr - 1 };
 }
 
 1;

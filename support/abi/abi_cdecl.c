@@ -16,6 +16,7 @@
  */
 
 #include "abi_cdecl.h"
+#include "abi_report.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -66,19 +67,6 @@ static const int cs_dwarf[4] = { 3, 6, 7, 5 };
 #define EFLAGS_DF  0x400u
 #define MXCSR_CONTROL 0xffc0u       /* DAZ, exception masks, RC, FZ */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* --- random register values ---------------------------------------------- */
 
 /* xorshift32 from a fixed default seed: failures are reproducible. */
@@ -101,11 +89,8 @@ static uint32_t prng_next(void)
 static int io_prepare(struct abi_cdecl_io *io, const uint32_t *args, int nargs,
                       char *err, size_t errlen)
 {
-    if (nargs < 0 || nargs > ABI32_MAX_ARGS || (nargs > 0 && !args)) {
-        set_err(err, errlen, "bad argument list: nargs %d (0..%d allowed)%s",
-                nargs, ABI32_MAX_ARGS, nargs > 0 && !args ? ", args NULL" : "");
+    if (abi_args_ok(args, nargs, ABI32_MAX_ARGS, err, errlen) != 0)
         return -1;
-    }
     memset(io, 0, sizeof(*io));
     for (int i = 0; i < ABI32_MAX_ARGS; i++)
         io->args[i] = i < nargs ? args[i] : prng_next();
@@ -143,8 +128,7 @@ int abi32_call(const void *fn, const uint32_t *args, int nargs, uint64_t *ret,
 {
     struct abi_cdecl_io io;
     struct fpu_state before, after;
-    char first[200] = "";
-    int bad = 0;
+    struct abi_verdict v = { 0 };
 
     if (io_prepare(&io, args, nargs, err, errlen) != 0)
         return -1;
@@ -155,37 +139,24 @@ int abi32_call(const void *fn, const uint32_t *args, int nargs, uint64_t *ret,
     if (ret)
         *ret = (uint64_t)io.edx << 32 | io.eax;
 
-    /* The stack first: everything else is moot if esp is wrong. */
-    if (io.esp_delta != 0 && bad++ == 0)
-        snprintf(first, sizeof(first), "esp not restored: fn returned with esp "
-                 "%+d bytes from where it was at the call (unbalanced stack, "
-                 "or ret N)", (int)io.esp_delta);
+    abi_violation(&v, io.esp_delta != 0, "esp not restored: fn returned with esp %+d "
+                  "bytes from where it was at the call (unbalanced stack, or ret N)",
+                  (int)io.esp_delta);
     for (int i = 0; i < 4; i++)
-        if (io.cs_out[i] != io.cs_in[i] && bad++ == 0)
-            snprintf(first, sizeof(first), "%s not preserved: 0x%08x on entry, "
-                     "0x%08x on return", cs_names[i], (unsigned)io.cs_in[i],
-                     (unsigned)io.cs_out[i]);
-    if ((io.eflags & EFLAGS_DF) && bad++ == 0)
-        snprintf(first, sizeof(first), "direction flag (DF) left set on return "
-                 "(eflags 0x%08x)", (unsigned)io.eflags);
-    if (after.tag != 0xffff && before.tag == 0xffff && bad++ == 0)
-        snprintf(first, sizeof(first), "x87 register stack not empty on return "
-                 "(tag word 0x%04x): MMX code must end with emms",
-                 (unsigned)after.tag);
-    if (after.cw != before.cw && bad++ == 0)
-        snprintf(first, sizeof(first), "x87 control word not preserved: 0x%04x "
-                 "on entry, 0x%04x on return", (unsigned)before.cw, (unsigned)after.cw);
-    if (((after.mxcsr ^ before.mxcsr) & MXCSR_CONTROL) && bad++ == 0)
-        snprintf(first, sizeof(first), "MXCSR control bits not preserved: 0x%04x "
-                 "on entry, 0x%04x on return", (unsigned)before.mxcsr,
-                 (unsigned)after.mxcsr);
-    if (!bad)
-        return 0;
-    if (bad > 1)
-        set_err(err, errlen, "%s (and %d more ABI violations)", first, bad - 1);
-    else
-        set_err(err, errlen, "%s", first);
-    return -1;
+        abi_violation(&v, io.cs_out[i] != io.cs_in[i], "%s not preserved: 0x%08x on "
+                      "entry, 0x%08x on return", cs_names[i], (unsigned)io.cs_in[i],
+                      (unsigned)io.cs_out[i]);
+    abi_violation(&v, (io.eflags & EFLAGS_DF) != 0, "direction flag (DF) left set on "
+                  "return (eflags 0x%08x)", (unsigned)io.eflags);
+    abi_violation(&v, after.tag != 0xffff && before.tag == 0xffff, "x87 register stack "
+                  "not empty on return (tag word 0x%04x): MMX code must end with emms",
+                  (unsigned)after.tag);
+    abi_violation(&v, after.cw != before.cw, "x87 control word not preserved: 0x%04x "
+                  "on entry, 0x%04x on return", (unsigned)before.cw, (unsigned)after.cw);
+    abi_violation(&v, ((after.mxcsr ^ before.mxcsr) & MXCSR_CONTROL) != 0, "MXCSR "
+                  "control bits not preserved: 0x%04x on entry, 0x%04x on return",
+                  (unsigned)before.mxcsr, (unsigned)after.mxcsr);
+    return abi_verdict_end(&v, err, errlen);
 }
 
 /* --- single-stepping ------------------------------------------------------- */
@@ -237,13 +208,7 @@ static struct {
 
 static const char *where(uint32_t ip, char *buf, size_t n)
 {
-    if (ip >= S.fn && ip - S.fn < 0x100000)
-        snprintf(buf, n, "fn+0x%x", (unsigned)(ip - S.fn));
-    else if (ip < S.fn && S.fn - ip < 0x100000)
-        snprintf(buf, n, "fn-0x%x", (unsigned)(S.fn - ip));
-    else
-        snprintf(buf, n, "0x%08x", (unsigned)ip);
-    return buf;
+    return abi_where(S.fn, ip, buf, n);
 }
 
 static void fail_at(uint32_t eip, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -259,10 +224,10 @@ static void fail_at(uint32_t eip, const char *fmt, ...)
     S.res->rc = -1;
     where(eip, at, sizeof(at));
     if (S.depth == 0)
-        set_err(S.res->err, sizeof(S.res->err), "at %s (step %lu): %s", at,
+        abi_set_err(S.res->err, sizeof(S.res->err), "at %s (step %lu): %s", at,
                 S.res->steps, what);
     else
-        set_err(S.res->err, sizeof(S.res->err), "at %s (step %lu; depth %d, "
+        abi_set_err(S.res->err, sizeof(S.res->err), "at %s (step %lu; depth %d, "
                 "callee+0x%x, callee at %s called from %s): %s", at, S.res->steps,
                 S.depth, (unsigned)(eip - f->entry), where(f->entry, entry, sizeof(entry)),
                 where(f->call_site, site, sizeof(site)), what);
@@ -471,7 +436,7 @@ __attribute__((used)) static void on_trap(int sig, siginfo_t *si, void *ucv)
     if (S.phase == BEFORE_FN) {
         if (eip != S.fn) {
             if (++S.pre > PRE_STEP_LIMIT) {
-                set_err(r->err, sizeof(r->err), "fn not reached in %lu steps", S.pre);
+                abi_set_err(r->err, sizeof(r->err), "fn not reached in %lu steps", S.pre);
                 r->rc = -1;
                 stop_stepping(g);
             }
@@ -525,7 +490,7 @@ __attribute__((used)) static void on_trap(int sig, siginfo_t *si, void *ucv)
     if (r->steps > step_limit) {
         char at[24];
         r->steps--;
-        set_err(r->err, sizeof(r->err), "step limit reached: %lu instructions "
+        abi_set_err(r->err, sizeof(r->err), "step limit reached: %lu instructions "
                 "single-stepped and fn has not returned (now at %s, depth %d)",
                 r->steps, where(eip, at, sizeof(at)), S.depth);
         r->rc = -1;
@@ -573,7 +538,7 @@ static void step_child(const void *fn, struct abi_cdecl_io *io, int check)
     S.check = check;
     S.fn = (uint32_t)(uintptr_t)fn;
     if (sigaltstack(&ss, NULL) != 0) {
-        set_err(r->err, sizeof(r->err), "sigaltstack: %s", strerror(errno));
+        abi_set_err(r->err, sizeof(r->err), "sigaltstack: %s", strerror(errno));
         r->rc = -1;
         _exit(2);
     }
@@ -595,7 +560,7 @@ static void step_child(const void *fn, struct abi_cdecl_io *io, int check)
     abi_trampoline_cdecl(fn, io);
     __asm__ volatile("pushfl\n\tandl $~0x100,(%%esp)\n\tpopfl" ::: "cc", "memory");
     if (r->rc == 0 && !r->done) {
-        set_err(r->err, sizeof(r->err), "%s", S.phase == BEFORE_FN
+        abi_set_err(r->err, sizeof(r->err), "%s", S.phase == BEFORE_FN
                 ? "the trap flag never reached fn (no single-stepping?)"
                 : "single-stepping stopped inside fn (did fn clear TF with popf?)");
         r->rc = -1;
@@ -618,14 +583,14 @@ static int step_run(const void *fn, const uint32_t *args, int nargs, int check,
         return -1;
     r = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (r == MAP_FAILED) {
-        set_err(err, errlen, "mmap: %s", strerror(errno));
+        abi_set_err(err, errlen, "mmap: %s", strerror(errno));
         return -1;
     }
     memset(r, 0, sizeof(*r));
     fflush(NULL);                   /* no buffered output twice */
     pid = fork();
     if (pid < 0) {
-        set_err(err, errlen, "fork: %s", strerror(errno));
+        abi_set_err(err, errlen, "fork: %s", strerror(errno));
         munmap(r, size);
         return -1;
     }
@@ -636,21 +601,21 @@ static int step_run(const void *fn, const uint32_t *args, int nargs, int check,
     }
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
-            set_err(err, errlen, "waitpid: %s", strerror(errno));
+            abi_set_err(err, errlen, "waitpid: %s", strerror(errno));
             munmap(r, size);
             return -1;
         }
     if (r->rc == 0 && WIFSIGNALED(status)) {
-        set_err(r->err, sizeof(r->err), "child killed by signal %d (%s)",
+        abi_set_err(r->err, sizeof(r->err), "child killed by signal %d (%s)",
                 WTERMSIG(status), strsignal(WTERMSIG(status)));
         r->rc = -1;
     } else if (r->rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        set_err(r->err, sizeof(r->err), "child exited with status %d",
+        abi_set_err(r->err, sizeof(r->err), "child exited with status %d",
                 WEXITSTATUS(status));
         r->rc = -1;
     }
     if (r->rc != 0)
-        set_err(err, errlen, "%s", r->err);
+        abi_set_err(err, errlen, "%s", r->err);
     *out = r;
     return r->rc;
 }

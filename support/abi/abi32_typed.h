@@ -4,7 +4,7 @@
  * shape, built from a function of exactly that type (another shape does
  * not compile), recording its argument count, which every call on the
  * handle checks.  The one conversion from a function to the address the
- * checkers run is made in test/lib/code_handle.h; each user declares its
+ * checkers run is made in support/lib/code_handle.h; each user declares its
  * shapes with it (aes586_abi.c: set-key, block, cbc).
  */
 #ifndef TEST_ABI32_ABI32_TYPED_H

@@ -1,8 +1,8 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
-# Win64 call trampoline for test/abi/abi_win64.c, generated through the
+# Win64 call trampoline for support/abi/abi_win64.c, generated through the
 # 64-bit layer (flavours mingw64 and nasm):
-#   perl test/abi/trampoline_win64.pl mingw64|nasm OUTPUT
+#   perl support/abi/trampoline_win64.pl mingw64|nasm OUTPUT
 #
 #   void abi_win64_trampoline(struct w64_io *io);
 #

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Win64 implementation of test/abi/abi_check.h (mingw-w64, run under wine64).
+ * Win64 implementation of support/abi/abi_check.h (mingw-w64, run under wine64).
  *
  * abi_call runs fn through trampoline_win64.pl and compares what it stored
  * back.  unwind_check runs the same call with the trap flag set: a vectored
@@ -10,75 +10,12 @@
  * no .pdata entry) and compares the result with the state at that frame's
  * entry.
  *
- * --- Win64 unwind data, as verified here with binutils 2.40 (mingw as,
- *     x86_64-w64-mingw32-objdump -x / -s) and nasm 2.16 -f win64 ---
- *
- * .pdata: one RUNTIME_FUNCTION per function, three 32-bit RVAs (each an
- *   IMAGE_REL_AMD64_ADDR32NB relocation in an object): BeginAddress,
- *   EndAddress (one past the last byte), UnwindData (the UNWIND_INFO in
- *   .xdata).  Section .pdata is 4-byte aligned; .xdata needs 4 (gas uses
- *   4, nasm's default for the name is 8).
- *
- * UNWIND_INFO (in .xdata):
- *   byte 0: version in bits 0-2 (1), flags in bits 3-7 (0 none,
- *           1 EHANDLER, 2 UHANDLER, 4 CHAININFO): gas writes 0x01, and
- *           0x09 / 0x11 / 0x19 for .seh_handler h, @except / @unwind / both
- *   byte 1: size of the prologue in bytes
- *   byte 2: number of 16-bit code slots that follow (not of codes)
- *   byte 3: frame register in bits 0-3 (0 none, 5 rbp, ...), frame offset
- *           in bits 4-7, scaled by 16 (so 0..240, a multiple of 16; gas
- *           rejects anything else for .seh_setframe)
- *   then the slots, padded to an even count; then, if a handler flag is
- *   set, the handler RVA (and data), or with CHAININFO a RUNTIME_FUNCTION.
- * Each code: byte 0 = prologue offset of the END of the instruction it
- *   describes; byte 1 = operation in bits 0-3, info in bits 4-7.  Codes are
- *   sorted by descending prologue offset (the order of undoing them).
- *   Register numbers: rax 0 rcx 1 rdx 2 rbx 3 rsp 4 rbp 5 rsi 6 rdi 7 r8-15.
- *     0 UWOP_PUSH_NONVOL      info = register                      1 slot
- *     1 UWOP_ALLOC_LARGE      info 0: next slot = size / 8         2 slots
- *                             info 1: next two slots = size (LE)   3 slots
- *     2 UWOP_ALLOC_SMALL      size = info * 8 + 8 (8..128)         1 slot
- *     3 UWOP_SET_FPREG        info unused (0); FP = rsp + frame offset
- *     4 UWOP_SAVE_NONVOL      info = register, next slot = offset / 8
- *     5 UWOP_SAVE_NONVOL_FAR  info = register, next two = offset   3 slots
- *     8 UWOP_SAVE_XMM128      info = xmm number, next = offset / 16
- *     9 UWOP_SAVE_XMM128_FAR  info = xmm number, next two = offset 3 slots
- *    10 UWOP_PUSH_MACHFRAME   info 0, or 1 when an error code was pushed
- *   Save offsets are from rsp at the end of the prologue, or from
- *   FP - frame offset once the frame register is set.
- *   gas emits: .seh_pushreg -> 0; .seh_stackalloc -> 2 up to 0x80, 1/info
- *   0 up to 0x7fff8, 1/info 1 above; .seh_setframe -> 3; .seh_savereg -> 4
- *   up to 0x7fff8, else 5; .seh_savexmm -> 8 up to 0xffff0, else 9;
- *   .seh_pushframe [code] -> 10.  An offset that is not a multiple of 8
- *   (savereg) or 16 (savexmm) silently gets the FAR form: gas does not
- *   complain about misalignment.
- *   Example (gas): push %rbp; push %rbx; push %r12; sub $0x1008,%rsp;
- *   lea 0x80(%rsp),%rbp; movaps %xmm6,0x10(%rsp) with the matching .seh_*
- *   lines assembles to
- *   01 18 08 85 | 18 68 01 00 | 13 03 | 0b 01 01 02 | 04 c0 | 02 30 | 01 50.
- *   objdump -x misprints SAVE_XMM128_FAR offsets (it scales them by 16:
- *   0x100010 is shown as 0x1000100); the bytes are unscaled, and wine's
- *   unwinder reads them unscaled (selftest nasm_frame relies on it).
- * A function with no .pdata entry is a leaf: the unwinder takes the return
- * address from [rsp].  That is only correct if it never moves rsp or
- * touches a callee-saved register; this checker reports it when it does.
- * Inside the prologue (Rip offset < prologue size) the unwinder skips codes
- * whose offset is beyond Rip; from the prologue size on, every code
- * applies, so a prologue size that is too small makes it read saves not
- * yet made.  Epilogues are not described by codes: the unwinder recognises
- * them from the bytes.  Wine accepts only a contiguous "add $n,%rsp" or
- * "lea n(%fp),%rsp", then pops, then ret (repz ret too); any other
- * instruction in between (even a nop) makes it apply the prologue codes
- * again, which is wrong there.  Wine fills KNONVOLATILE_CONTEXT_POINTERS,
- * which the failure messages use to say where a register was read.
- *
- * nasm -f win64: no unwind macros; write the tables by hand.  Sections
- * .pdata and .xdata get the right attributes by name (or spell them
- * "section .pdata rdata align=4"); an RVA is "dd label wrt ..imagebase"
- * (nasm has no "rva" operator); differences of .text labels, e.g.
- * "db .after_push - func", work as constants inside .xdata.
+ * The unwind data it reads (.pdata, UNWIND_INFO, the unwind codes and
+ * what gas, nasm and wine make of them) is described in
+ * docs/win64-unwind-data.md.
  */
 #include "abi_check.h"
+#include "abi_report.h"
 
 #include <windows.h>
 
@@ -125,18 +62,6 @@ static const char *const gpr_name[8] = {
 /* Windows register numbers of the same registers (CONTEXT order). */
 static const int gpr_winreg[8] = { 3, 5, 7, 6, 12, 13, 14, 15 };
 
-static void fmt(char *err, size_t errlen, const char *f, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fmt(char *err, size_t errlen, const char *f, ...)
-{
-    va_list ap;
-    if (err == NULL || errlen == 0)
-        return;
-    va_start(ap, f);
-    vsnprintf(err, errlen, f, ap);
-    va_end(ap);
-}
-
 /* Appends to a message already in buf (used to list several mismatches). */
 static void append(char *buf, size_t len, const char *f, ...)
     __attribute__((format(printf, 3, 4)));
@@ -169,7 +94,7 @@ static int fill_io(struct w64_io *io, const void *fn, const uint64_t *args,
 {
     if (fn == NULL || nargs < 0 || nargs > ABI_MAX_ARGS
         || (nargs > 0 && args == NULL)) {
-        fmt(err, errlen, "bad arguments (fn %p, nargs %d, at most %d)",
+        abi_set_err(err, errlen, "bad arguments (fn %p, nargs %d, at most %d)",
             fn, nargs, ABI_MAX_ARGS);
         return -1;
     }
@@ -228,7 +153,7 @@ int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
         append(msg, sizeof(msg), "%strampoline bug: rsp 0x%llx not 16-aligned at call",
                msg[0] ? "; " : "", (unsigned long long)io.rsp_call);
     if (msg[0]) {
-        fmt(err, errlen, "%s", msg);
+        abi_set_err(err, errlen, "%s", msg);
         return -1;
     }
     if (err != NULL && errlen > 0)
@@ -587,7 +512,7 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
 
     h = AddVectoredExceptionHandler(1, step_handler);
     if (h == NULL) {
-        fmt(err, errlen, "AddVectoredExceptionHandler failed (%lu)",
+        abi_set_err(err, errlen, "AddVectoredExceptionHandler failed (%lu)",
             (unsigned long)GetLastError());
         return -1;
     }
@@ -608,13 +533,13 @@ int unwind_check(const void *fn, const uint64_t *args, int nargs,
     }
     if (us.fatal[0] || us.failures) {
         if (us.failures && us.fatal[0])
-            fmt(err, errlen, "%s; %lu of %lu instructions failed; also: %s",
+            abi_set_err(err, errlen, "%s; %lu of %lu instructions failed; also: %s",
                 us.first, us.failures, us.unwinds, us.fatal);
         else if (us.failures)
-            fmt(err, errlen, "%s; %lu of %lu instructions failed", us.first,
+            abi_set_err(err, errlen, "%s; %lu of %lu instructions failed", us.first,
                 us.failures, us.unwinds);
         else
-            fmt(err, errlen, "%s", us.fatal);
+            abi_set_err(err, errlen, "%s", us.fatal);
         return -1;
     }
     if (err != NULL && errlen > 0)
