@@ -9,8 +9,8 @@
  * Round keys are little-endian column words: rd_key[4r+j] holds column j
  * of round key r with row 0 in the low byte.
  */
-#ifndef CRYPTO_ASM_AES_BACKEND_H
-#define CRYPTO_ASM_AES_BACKEND_H
+#ifndef PERLASM_X86_AES_BACKEND_H
+#define PERLASM_X86_AES_BACKEND_H
 
 #include <stdint.h>
 
