@@ -3,8 +3,8 @@
 # Table-based AES for 32-bit x86 (i386 cdecl), with OpenSSL's names:
 # AES_set_encrypt_key, AES_set_decrypt_key, AES_encrypt, AES_decrypt,
 # AES_cbc_encrypt.  Written against the 32-bit perlasm API
-# (perlasm/x86asm.pl); its parts are in aes-586/ (Tables.pm, Frame.pm,
-# RoundPlan.pm, ByteRound.pm, MixColumns.pm).
+# (perlasm/x86asm.pl); its parts are the packages in AES586/ (Tables, Frame,
+# RoundPlan, ByteRound, MixColumns; Perlasm lends them the layer's API).
 #
 #   perl crypto/aes/asm/aes-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2]
 #        [-DAES586_small_footprint=0|1] [-DAES586_<tuning>=N] [386] [OUTPUT]
@@ -60,12 +60,14 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/..";
+use lib "$FindBin::Bin/..", $FindBin::Bin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
 require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
-# The helper packages; Perlasm.pm first: the others import the API with it.
-BEGIN { require "$FindBin::Bin/aes-586/$_.pm" for qw(Perlasm Tables Frame RoundPlan ByteRound MixColumns) }
+use AES586::Tables;
+use AES586::Frame;
+use AES586::ByteRound;
+use AES586::MixColumns;
 
 # Set once, by the command line (-DAES586_NAME=N); read-only after.
 my %OPT = (

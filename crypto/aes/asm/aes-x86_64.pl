@@ -33,7 +33,7 @@
 # Also exported, hidden, for the tests: aes_x86_64_{encrypt,decrypt}_full
 # (one block through the T-tables) and aes_x86_64_cbc_encrypt_{full,compact}
 # (CBC forced onto one path); and for the XTS and CCM glue
-# (crypto/aes/aes_x86_64_xts_ccm.c), the mode loops of aes-x86_64/modes.pl,
+# (crypto/aes/aes_x86_64_xts_ccm.c), the mode loops of AesX86_64/Modes.pm,
 # aes_x86_64_{xts,ccm64}_{enc,dec}_{full,compact}.
 #
 # Tables are derived here from the definition (GF(2^8) inverse and the
@@ -86,7 +86,7 @@
 # as in OpenSSL (cbc_thresh); the length is crypto/aes/AesPaths.pm's, which
 # the ECB glue reads too.
 #
-# XTS and CCM (aes-x86_64/modes.pl, through crypto/aes/aes_x86_64_xts_ccm.c),
+# XTS and CCM (AesX86_64/Modes.pm, through crypto/aes/aes_x86_64_xts_ccm.c),
 # against OpenSSL 3.0's table path (its CRYPTO_xts128/ccm128 over
 # AES_encrypt, the compact code), same-run ratios OpenSSL c/B / ours, three
 # runs, Intel Xeon family 6 model 207 (shared, loaded), `bench --impl
@@ -107,14 +107,11 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../../../perlasm/lib", "$FindBin::Bin/..";
+use lib "$FindBin::Bin/../../../perlasm/lib", "$FindBin::Bin/..", $FindBin::Bin;
 use X64::Module;
 use AesMath qw(sbox inv_sbox te0 td0);
 use AesPaths;
-BEGIN {
-    require "$FindBin::Bin/aes-x86_64/modes.pl";
-    AesX86_64::Modes->import(qw(frame_enter xts_function ccm64_function));
-}
+use AesX86_64::Modes qw(frame_enter xts_function ccm64_function);
 
 # Tuning switches (each was measured; see the header for figures).
 our %OPT = (
@@ -694,7 +691,7 @@ for my $path ('full', 'compact') {
            . cbc_function($name, $path, ".Lcbc_${path}_body") . "\n";
 }
 
-# XTS and CCM over each path (aes-x86_64/modes.pl): whole blocks, the
+# XTS and CCM over each path (AesX86_64/Modes.pm): whole blocks, the
 # path chosen by the C glue (crypto/aes/aes_x86_64_xts_ccm.c).
 for my $path ('full', 'compact') {
     my $rounds = sub { my ($dir, $lbl) = @_; return block($dir, $path, $lbl) };

@@ -9,8 +9,8 @@
 #   aesni_ecb_encrypt, aesni_cbc_encrypt            whole blocks
 #   aesni_ctr32_encrypt_blocks                      32-bit BE counter
 #   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
-#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (aesni-x86_64/ccm.pl)
-#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (aesni-x86_64/ocb.pl)
+#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (AESNI/CCM.pm)
+#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (AESNI/OCB.pm)
 #
 #   perl crypto/aes/asm/aesni-x86_64.pl FLAVOUR OUTPUT
 #
@@ -50,18 +50,13 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../../../perlasm/lib";
+use lib "$FindBin::Bin/../../../perlasm/lib", $FindBin::Bin;
 use X64::Module;
-
-BEGIN {
-    my $parts = "$FindBin::Bin/aesni-x86_64";
-    require "$parts/$_.pl" for qw(common vaes ccm ocb);
-    AESNI::Common->import(qw(label roles width key_setup mid_rounds one_block));
-    AESNI::VAES->import(qw(vaes_entries @VAES_WIDTHS vaes_select vaes_constants vaes_ecb_bulk
-                           vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED));
-    AESNI::CCM->import(qw(ccm64_functions));
-    AESNI::OCB->import(qw(ocb_functions));
-}
+use AESNI::Common qw(label roles width key_setup mid_rounds one_block);
+use AESNI::VAES qw(vaes_entries @VAES_WIDTHS vaes_select vaes_constants vaes_ecb_bulk
+                   vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED);
+use AESNI::CCM qw(ccm64_functions);
+use AESNI::OCB qw(ocb_functions);
 
 X64::Module::pipe_output(@ARGV);
 
@@ -574,7 +569,7 @@ ___
         $t .= "\tmovdqu\t" . 16 * $i . "($R{in}),$u\n\tpxor\t$kl,$u\n\taesenclast\t$u,$b[$i]\n";
     }
     $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "($R{out})\n" for 0 .. 7;
-    # The wide path leaves key material in @VAES_CTR_KEYED too (see vaes.pl).
+    # The wide path leaves key material in @VAES_CTR_KEYED too (see AESNI/VAES.pm).
     my $clear = join '', map { "\tpxor\t$_,$_\n" } $k0, @VAES_CTR_KEYED, $kl, $base;
     $t .= <<___;
 	lea	128($R{in}),$R{in}

@@ -18,11 +18,14 @@
 # cycles/byte against 2.41 for OpenSSL 3.0's integer path in the same
 # process, 1.22x (build/bench/bench --mode sha1, OpenSSL under
 # OPENSSL_ia32cap="~0x20000000000:~0").
+package SHA1::X86_64::Integer;
+
 use strict;
 use warnings;
-use File::Basename qw(dirname);
+use Exporter qw(import);
+use SHA1::X86_64::Rounds;
 
-require(dirname(__FILE__) . '/rounds.pl') unless defined &SHA1::X86_64::Rounds::new;
+our @EXPORT_OK = qw(sha1_integer_code);
 
 sub sha1_integer_code {
     my ($name) = @_;

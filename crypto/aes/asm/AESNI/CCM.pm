@@ -45,12 +45,7 @@ package AESNI::CCM;
 use strict;
 use warnings;
 use Exporter qw(import);
-use File::Basename qw(dirname);
-BEGIN {
-    my $here = dirname(__FILE__);
-    require "$here/common.pl";
-    AESNI::Common->import(qw(roles width key_setup mid_rounds));
-}
+use AESNI::Common qw(roles width key_setup mid_rounds);
 our @EXPORT_OK = qw(ccm64_functions);
 
 # General registers by role: ivec becomes the 64-bit counter (native

@@ -1,12 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 package AESNI::VAES;
 use Exporter qw(import);
-use File::Basename qw(dirname);
-BEGIN {
-    my $here = dirname(__FILE__);
-    require "$here/common.pl";
-    AESNI::Common->import(qw(label roles width mid_rounds));
-}
+use AESNI::Common qw(label roles width mid_rounds);
 our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_constants
                     vaes_ecb_bulk vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk
                     @VAES_CTR_KEYED);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SHA-1 with the message schedule in SIMD registers and the rounds in
-# general-purpose registers (rounds.pl).  One algorithm, three encodings:
+# general-purpose registers (Rounds.pm).  One algorithm, three encodings:
 #
 #   ssse3  SSE forms (two operands, so copies before destructive ops),
 #          pshufb for the byte swap, palignr to straddle two vectors
@@ -43,7 +43,7 @@
 #   avx2    1.56   1.75    1.12
 #
 # All three sit on the rounds' latency floor (2 core cycles a round, 160 a
-# block, rounds.pl), so the encodings differ in how much slack they leave a
+# block, Rounds.pm), so the encodings differ in how much slack they leave a
 # sibling hyperthread rather than in speed.  BMI forms in the avx2 rounds
 # measured 1% faster than the plain ones.
 #
@@ -52,20 +52,23 @@
 # updates of 256 bytes and up fell below OpenSSL in the median-of-15 bench
 # (0.84-0.99 in 36 of 240 row-runs) while the quiet minimum stayed at
 # 1.07-1.09.  The BMI parity and Maj rounds were then cut to 7 and 10
-# instructions (rounds.pl), 640 a block as OpenSSL's avx2 code: 14 of 240
+# instructions (Rounds.pm), 640 a block as OpenSSL's avx2 code: 14 of 240
 # row-runs below 1.0 (0.94-0.999), at the cost of 3% of the quiet speed
 # (16 KiB: 2.54 -> 2.63 TSC c/B, OpenSSL 2.73), as parity's XOR chain now
 # has no slack beside the ROTL5 one.
+package SHA1::X86_64::Simd;
+
 use strict;
 use warnings;
-use File::Basename qw(dirname);
+use Exporter qw(import);
+use SHA1::X86_64::Rounds;
 
-require(dirname(__FILE__) . '/rounds.pl') unless defined &SHA1::X86_64::Rounds::new;
+our @EXPORT_OK = qw(sha1_simd_code);
 
 # --- instruction forms, per ISA -----------------------------------------------
 # Every helper takes the destination first and returns a list of lines.
 {
-    package SHA1::X86_64::Simd;
+    package SHA1::X86_64::Simd::Forms;
 
     sub new {
         my ($class, $isa) = @_;
@@ -174,7 +177,7 @@ sub sha1_simd_interleave {
 sub sha1_simd_code {
     my ($name, $isa) = @_;
     die "sha1_simd_code: unknown isa $isa\n" unless $isa =~ /^(ssse3|avx|avx2)$/;
-    my $s = SHA1::X86_64::Simd->new($isa);
+    my $s = SHA1::X86_64::Simd::Forms->new($isa);
     my $lanes = $s->{lanes};            # blocks per schedule
     my ($ctx, $inp, $end, $nx, $nx2) = ('%rdi', '%rsi', '%rdx', '%r10', '%r9');
     my @v = qw(%eax %ebx %ecx %ebp %r11d);

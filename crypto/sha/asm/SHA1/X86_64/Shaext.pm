@@ -32,8 +32,13 @@
 # - The schedule runs three groups ahead of its use.  Each sha1msg1 is
 #   issued one group before the rest of its word's computation: measured,
 #   that keeps the schedule from delaying a sha1rnds4 a little more often.
+package SHA1::X86_64::Shaext;
+
 use strict;
 use warnings;
+use Exporter qw(import);
+
+our @EXPORT_OK = qw(sha1_shaext_code);
 
 # The sha1rnds4 immediate (round function and constant) of group $i.
 sub sha1_shaext_stage { my ($i) = @_; return int($i / 5) }

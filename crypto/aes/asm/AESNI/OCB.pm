@@ -47,14 +47,8 @@ package AESNI::OCB;
 use strict;
 use warnings;
 use Exporter qw(import);
-use File::Basename qw(dirname);
-BEGIN {
-    my $here = dirname(__FILE__);
-    require "$here/common.pl";
-    require "$here/vaes.pl";
-    AESNI::Common->import(qw(roles width key_setup mid_rounds));
-    AESNI::VAES->import(qw(vaes_entries vaes_select));
-}
+use AESNI::Common qw(roles width key_setup mid_rounds);
+use AESNI::VAES qw(vaes_entries vaes_select);
 our @EXPORT_OK = qw(ocb_functions);
 
 # General registers by role: key becomes the L_ table after the key
