@@ -113,14 +113,9 @@ use AesMath qw(sbox inv_sbox te0 td0);
 use AesPaths;
 use AesX86_64::Modes qw(frame_enter xts_function ccm64_function);
 
-# Tuning switches (each was measured; see the header for figures).
-our %OPT = (
-    key64      => 0,     # round keys loaded 64 bits at a time
-    key_first  => 1,     # accumulators start from the round key
-    movzbl     => 1,     # byte extraction with movzbl %ah (vs shr/and)
-    tab_align  => 64,    # alignment of every table
-    cbc_thresh => $AesPaths::FULL_TABLES_FROM,   # AES_cbc_encrypt: full tables from this length
-);
+# Every table starts on a cache line, so a table's lines are exactly the
+# ones its bytes span.
+my $TAB_ALIGN = 64;
 X64::Module::pipe_output(@ARGV);
 
 # ---------------------------------------------------------------- tables
@@ -146,7 +141,7 @@ for my $x (0 .. 255) {
     push @td2, $td, $td;
 }
 
-my $A = $OPT{tab_align};
+my $A = $TAB_ALIGN;
 print ".section .rodata\n";
 print ".align\t$A\n", long_rows('.Laes_te', @te2);
 print ".align\t$A\n", long_rows('.Laes_td', @td2);
@@ -179,15 +174,8 @@ my $rot = 0;
 sub extract {
     my ($i, $b) = @_;
     my $pair = ($b & 1) ? $HI[$rot++ & 1] : $LO[$rot++ & 1];
-    if ($OPT{movzbl}) {
-        my $src = ($b & 1) ? shi($i) : slo($i);
-        return ("\tmovzbl\t$src,$pair->[0]\n", $pair->[1], $pair->[0]);
-    }
-    # shifts and masks instead
-    my $code = "\tmov\t" . s32($i) . ",$pair->[0]\n";
-    $code .= "\tshr\t\$8,$pair->[0]\n" if $b & 1;
-    $code .= "\tand\t\$0xff,$pair->[0]\n";
-    return ($code, $pair->[1], $pair->[0]);
+    my $src = ($b & 1) ? shi($i) : slo($i);
+    return ("\tmovzbl\t$src,$pair->[0]\n", $pair->[1], $pair->[0]);
 }
 
 # Destination column of byte b of source column i: encryption shifts row
@@ -197,31 +185,14 @@ sub dest { my ($dir, $i, $b) = @_; return ($i - $dir * $b) & 3 }
 # The round-key words at $off(%r15) into (or xored into) t0..t3.
 sub key_into {
     my ($off, $op) = @_;      # $op: mov or xor
-    my $c = '';
-    if ($OPT{key64}) {
-        for my $h (0, 1) {
-            my ($lo, $hi) = ($T32[2 * $h], $T32[2 * $h + 1]);
-            if ($op eq 'mov') {
-                $c .= "\tmov\t" . ($off + 8 * $h) . "($KEY),$T64[2 * $h]\n";
-                $c .= "\tmov\t$T64[2 * $h],$T64[2 * $h + 1]\n\tshr\t\$32,$T64[2 * $h + 1]\n";
-            } else {
-                my $tmp = $h ? '%rsi' : '%rdi';
-                $c .= "\tmov\t" . ($off + 8 * $h) . "($KEY),$tmp\n\txor\t" . ($h ? '%esi' : '%edi') . ",$lo\n";
-                $c .= "\tshr\t\$32,$tmp\n\txor\t" . ($h ? '%esi' : '%edi') . ",$hi\n";
-            }
-        }
-        return $c;
-    }
-    $c .= "\t$op\t" . ($off + 4 * $_) . "($KEY),$T32[$_]\n" for 0 .. 3;
-    return $c;
+    return join '', map { "\t$op\t" . ($off + 4 * $_) . "($KEY),$T32[$_]\n" } 0 .. 3;
 }
 
 # One full-table round: t = T-lookups(s) ^ rk at 0(%r15); then s = t.
+# The accumulators start from the round key, so every lookup is one xor.
 sub full_round {
     my ($dir) = @_;
-    my $c = '';
-    my %init;
-    if ($OPT{key_first}) { $c .= key_into(0, 'mov'); $init{$_} = 1 for 0 .. 3 }
+    my $c = key_into(0, 'mov');
     for my $half (0, 1) {
         for my $i (0 .. 3) {
             for my $b (2 * $half, 2 * $half + 1) {
@@ -229,12 +200,11 @@ sub full_round {
                 my $d = dest($dir, $i, $b);
                 my $disp = (4 - $b) & 3;
                 $c .= $x;
-                $c .= "\t" . ($init{$d}++ ? 'xor' : 'mov') . "\t$disp($TAB,$idx,8),$T32[$d]\n";
+                $c .= "\txor\t$disp($TAB,$idx,8),$T32[$d]\n";
             }
             $c .= "\tshr\t\$16," . s32($i) . "\n" if $half == 0;
         }
     }
-    $c .= key_into(0, 'xor') unless $OPT{key_first};
     $c .= "\tmov\t$T32[$_]," . s32($_) . "\n" for 0 .. 3;
     return $c;
 }
@@ -679,7 +649,7 @@ $code .= <<"EOT";
 .globl	AES_cbc_encrypt
 .p2align 4
 @{[ asm_alias('AES_cbc_encrypt') ]}.function AES_cbc_encrypt, args=6, save=$SAVE, stack=80
-	cmp	\$$OPT{cbc_thresh},%rdx
+	cmp	\$$AesPaths::FULL_TABLES_FROM,%rdx
 	jae	.Lcbc_full_body
 	jmp	.Lcbc_compact_body
 .endfunction
