@@ -5,7 +5,7 @@
  *   aes_table.c  T-tables: fast, but table lookups indexed by secret bytes
  *                leak through cache timing.
  *   aes_ct.c     constant time: S-box computed arithmetically, no secret-
- *                dependent loads or branches; about 20x slower.
+ *                dependent loads or branches; much slower.
  * Round keys are little-endian column words: rd_key[4r+j] holds column j
  * of round key r with row 0 in the low byte.
  */
