@@ -45,7 +45,7 @@ result($st == 0 && "@installed" eq join(' ', sort @want), 'install writes the ar
 my $pc = slurp("$dest/opt/one/lib/pkgconfig/libcrypto-asm.pc");
 my $version = slurp('VERSION') =~ s/\n\z//r;
 result($pc =~ /^prefix=\/opt\/one$/m && $pc =~ /^libdir=\$\{prefix\}\/lib$/m
-       && $pc =~ /^includedir=\$\{prefix\}\/include\/crypto-asm$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m
+       && $pc =~ /^includedir=\$\{prefix\}\/include\/perlasm-x86$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m
        && $version =~ /^\d+\.\d+\.\d+$/ && $pc =~ /^Version: \Q$version\E$/m,
        "the .pc: prefix, \${prefix}-relative libdir and includedir, Libs -L -l, Version $version")
     or print "#   $pc";
