@@ -291,14 +291,14 @@ openssl-unwind:
 	$(PERL) tools/openssl-unwind.pl --work '$(BUILD)/openssl-unwind-$(OPENSSL_VERSION)' --version $(OPENSSL_VERSION) $(UNWIND_ARGS)
 
 # --- install ---------------------------------------------------------------
-# Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
+# Headers go under include/perlasm-x86/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
 # The pkg-config file (tools/pc-file.sh) is remade whenever PREFIX, LIBDIR,
 # INCDIR or VERSION change (its text is compared, like BUILD_CONFIG's).
 PUBLIC_HEADERS  := include/cryptoasm.h
 OPENSSL_HEADERS := include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
 HEADERS         := $(PUBLIC_HEADERS) $(OPENSSL_HEADERS)
-PKG_INCDIR      := $(INCDIR)/crypto-asm
+PKG_INCDIR      := $(INCDIR)/perlasm-x86
 PC_FILE         := $(BUILD)/libcrypto-asm.pc
 PC_CONFIG       := $(BUILD)/gen/pc-config
 PC_CONFIG_TEXT  := PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR) VERSION=$(VERSION)

@@ -65,7 +65,7 @@ AESNI_XTS_DECL(encrypt, _vaes512);
 AESNI_XTS_DECL(decrypt, _vaes512);
 AESNI_CCM64_DECL(encrypt);
 AESNI_CCM64_DECL(decrypt);
-/* OCB has a ymm width only (aesni-x86_64/ocb.pl). */
+/* OCB has a ymm width only (AESNI/OCB.pm). */
 AESNI_OCB_DECL(encrypt, );
 AESNI_OCB_DECL(decrypt, );
 AESNI_OCB_DECL(encrypt, _vaes256);

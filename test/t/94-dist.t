@@ -138,14 +138,12 @@ result($pst == 0 && scalar(keys %expected) > 20 && !@missing && !@extra,
 my $shipped_version = $in_tar{VERSION} ? $in_tar{VERSION}->get_content : '';
 result($shipped_version eq "$version\n", "its VERSION file holds $version");
 
-# The generators: all of perlasm/, every Perl file under crypto/ but these
-# (not run by any build).
-my %NOT_GENERATORS = ('crypto/aes/asm/aes-586/mca_block.pl' => 'an llvm-mca aid');
+# The generators: all of perlasm/, every Perl file under crypto/.
 my ($lst, $tracked) = capture('git', '-C', $root, 'ls-files', 'perlasm', 'crypto');
 if ($lst != 0) {
     result(1, 'every generator git tracks is shipped', 'SKIP not a git checkout');
 } else {
-    my @generators = grep { m{^perlasm/} || (m{\.p[lm]$} && !$NOT_GENERATORS{$_}) } lines($tracked);
+    my @generators = grep { m{^perlasm/} || m{\.p[lm]$} } lines($tracked);
     my @unshipped = grep { !$in_tar{$_} } @generators;
     result(@generators > 40 && !@unshipped, 'every generator git tracks under perlasm/ and crypto/ is shipped ('
            . @generators . ' files)') or diag(map { "not shipped: $_" } @unshipped);

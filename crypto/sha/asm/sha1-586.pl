@@ -4,31 +4,16 @@
 # prototype, written against the 32-bit perlasm API (perlasm/x86asm.pl):
 #
 #   void sha1_block_data_order(SHA_CTX *c, const void *p, size_t nblocks);
-#
-# h0..h4 are the first five words of SHA_CTX; nblocks >= 1; p unaligned.
-# sha1_block_data_order reads OPENSSL_ia32cap_P and tail-jumps, frameless
-# and with the arguments untouched, to the first path whose bits are set:
-#
-#   path    symbol                           needs
-#   shaext  sha1_block_data_order_shaext     SHA, SSSE3
-#   avx     sha1_block_data_order_avx        AVX, SSSE3
-#   ssse3   sha1_block_data_order_ssse3      SSSE3
-#   x86     sha1_block_data_order_x86        nothing (i486: bswap)
-#
-# Each path is also a global hidden symbol (crypto/sha/sha1_586.h), so the
-# tests and the benchmark call every one directly.  The SIMD paths exist
-# only with -DOPENSSL_IA32_SSE2, as in OpenSSL (its no-sse2 build); without
-# it, or with "386", only the integer path exists and the dispatcher jumps
-# to it without reading OPENSSL_ia32cap_P.
-#
 #   perl crypto/sha/asm/sha1-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2] [386] OUTPUT
 #
-# The algorithm (FIPS 180-4 §6.1.2): per 64-byte block, the schedule
-#   W[t] = M[t] (big-endian words), t < 16
-#   W[t] = ROTL1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]), 16 <= t < 80
-# and 80 rounds
-#   T = ROTL5(a) + f_t(b,c,d) + e + K_t + W[t];  e=d d=c c=ROTL30(b) b=a a=T
-# with f = Ch, Parity, Maj, Parity and K per 20 rounds, then h += (a..e).
+# h0..h4 are SHA_CTX's first five words; nblocks >= 1; p unaligned.  The
+# entry reads OPENSSL_ia32cap_P and tail-jumps, frameless and with the
+# arguments untouched, to the first path whose bits are set: shaext (SHA,
+# SSSE3), avx (AVX, SSSE3), ssse3 (SSSE3), x86 (nothing; i486 bswap), each
+# also a global hidden sha1_block_data_order_<path> (crypto/sha/sha1_586.h)
+# for the tests and the benchmark.  The SIMD paths exist only with
+# -DOPENSSL_IA32_SSE2, as in OpenSSL; without it, or with "386", the
+# entry jumps to x86 without reading OPENSSL_ia32cap_P.
 #
 # Registers (8 general, esp included; 8 xmm):
 #
@@ -41,14 +26,6 @@
 #   xmm4-6      schedule scratch                   (xmm3-6: four W groups)
 #   xmm7        byte-swap mask                     state entering the block
 #   (constants  copied to the frame                [eax], the layer's PIC base)
-#
-# The working variables never move: a round adds into the register that
-# holds e, which then becomes a, and the names rotate in Perl (80 rounds
-# bring them back to where they started).  Each round sums e + W+K and f
-# before ROTL5(a), so only the rotate and an add wait for the previous
-# round.  t1 is free in Ch and Parity rounds: the integer path keeps the
-# block pointer there during rounds 0..15, the SIMD paths the next block's
-# pointer during rounds 64..79.
 use strict;
 use warnings;
 use FindBin;
@@ -86,6 +63,13 @@ sub interleave {
 sub k_disp { my ($t) = @_; my $k = $K[ int($t / 20) ]; return $k >= 2**31 ? $k - 2**32 : $k }
 
 # --- the rounds ------------------------------------------------------------
+# The working variables never move: a round adds into the register that
+# holds e, which then becomes a, and the names rotate in Perl (80 rounds
+# bring them back to where they started).  Each round sums e + W+K and f
+# before ROTL5(a), so only the rotate and an add wait for the previous
+# round.  t1 is free in Ch and Parity rounds: the integer path keeps the
+# block pointer there during rounds 0..15, the SIMD paths the next block's
+# pointer during rounds 64..79.
 my @v;    # the registers of a, b, c, d, e before the next round
 
 # Round t.  @$wk adds W[t]+K_t into e (it may use t0 only).

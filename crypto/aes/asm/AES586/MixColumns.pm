@@ -6,10 +6,8 @@ package AES586::MixColumns;
 
 use strict;
 use warnings;
-BEGIN {
-    AES586::Perlasm->import(qw(mov and xor add shr ror imul lea DWP
-                               movq pxor pand pcmpgtb paddb psrld pslld por pshufw));
-}
+use AES586::Perlasm qw(mov and xor add shr ror imul lea DWP
+                      movq pxor pand pcmpgtb paddb psrld pslld por pshufw);
 
 # new(imul => 0|1): xtime's reduction by imul $0x1b, or by two lea.
 sub new {

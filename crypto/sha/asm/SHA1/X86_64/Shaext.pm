@@ -22,18 +22,18 @@
 #
 #   G[i] = sha1msg2(sha1msg1(G[i-4], G[i-3]) ^ G[i-2], G[i-1])    (i >= 4)
 #
-# Speed.  The 20 sha1rnds4 of a block form one dependency chain (latency 6
-# on Zen 5), plus one paddd (latency 2) for the feed-forward of (a,b,c,d):
-# 122 cycles a block is the floor, and everything else stays off that chain.
-# - The e of group i+1 comes from the state entering group i, so its
-#   sha1nexte runs beside group i's sha1rnds4, not after it.
-# - e's feed-forward rides in the sha1nexte that makes the next block's
-#   first e, so only (a,b,c,d) pays an add between blocks.
-# - The schedule runs three groups ahead of its use.  Each sha1msg1 is
-#   issued one group before the rest of its word's computation: measured,
-#   that keeps the schedule from delaying a sha1rnds4 a little more often.
+# The 20 sha1rnds4 of a block and one paddd (the feed-forward of a..d)
+# are the critical chain; all else stays off it: the e of group i+1,
+# made from the state entering group i, runs beside group i's sha1rnds4;
+# e's feed-forward rides in the sha1nexte making the next block's first
+# e; the schedule runs three groups ahead, each sha1msg1 a group early.
+package SHA1::X86_64::Shaext;
+
 use strict;
 use warnings;
+use Exporter qw(import);
+
+our @EXPORT_OK = qw(sha1_shaext_code);
 
 # The sha1rnds4 immediate (round function and constant) of group $i.
 sub sha1_shaext_stage { my ($i) = @_; return int($i / 5) }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SHA-1 with the message schedule in SIMD registers and the rounds in
-# general-purpose registers (rounds.pl).  One algorithm, three encodings:
+# general-purpose registers (Rounds.pm).  One algorithm, three encodings:
 #
 #   ssse3  SSE forms (two operands, so copies before destructive ops),
 #          pshufb for the byte swap, palignr to straddle two vectors
@@ -16,56 +16,30 @@
 # whose nearest input is six words back: no lane depends on another, and
 # the vectors it needs are in a ring of eight registers.
 #
-# The rounds of a block read W+K from a 320-byte buffer on the stack (640
-# for avx2: one 32-byte row per vector, a block per lane).  The vector for
-# words 4j..4j+3 is computed while the rounds of group j-4 run (group g =
-# rounds 4g..4g+3), sixteen rounds before it is read, its instructions
-# spread evenly among the rounds' so that they execute in the slack of the
-# rounds' latency chain.  Groups 16..19 load and byte-swap the next block
-# instead, so its first 16 words are ready when its rounds begin.  The last
-# block loads itself again rather than read past the end.  (An earlier
-# version scheduled the whole next block during the current one, into a
-# second buffer: as fast on long messages, but a one-block call paid for
-# a whole unhidden schedule and ran 20-25% slower than OpenSSL.)
-#
-# avx2 schedules two blocks at once: both lanes of words 16..79 are computed
-# during the first block's rounds, and the next pair is loaded during the
-# second block's last groups, once the second block no longer needs rows
-# 0..3.  An odd last block takes the first lane; the second lane repeats it.
-#
-# Measured on AMD Zen 5 (EPYC, TSC 2096 MHz), TSC cycles per byte of 8192-byte
-# messages, OpenSSL 3.0 forced onto the same path in the same process
-# (build/bench/bench --mode sha1, row 8192/8192):
-#
-#           ours  OpenSSL  ratio
-#   ssse3   1.59   1.83    1.15
-#   avx     1.56   1.76    1.13
-#   avx2    1.56   1.75    1.12
-#
-# All three sit on the rounds' latency floor (2 core cycles a round, 160 a
-# block, rounds.pl), so the encodings differ in how much slack they leave a
-# sibling hyperthread rather than in speed.  BMI forms in the avx2 rounds
-# measured 1% faster than the plain ones.
-#
-# Instruction count matters once the core is shared.  On a loaded Emerald
-# Rapids (2 vCPUs, load average 8-13), avx2's rows of 4 KiB and more with
-# updates of 256 bytes and up fell below OpenSSL in the median-of-15 bench
-# (0.84-0.99 in 36 of 240 row-runs) while the quiet minimum stayed at
-# 1.07-1.09.  The BMI parity and Maj rounds were then cut to 7 and 10
-# instructions (rounds.pl), 640 a block as OpenSSL's avx2 code: 14 of 240
-# row-runs below 1.0 (0.94-0.999), at the cost of 3% of the quiet speed
-# (16 KiB: 2.54 -> 2.63 TSC c/B, OpenSSL 2.73), as parity's XOR chain now
-# has no slack beside the ROTL5 one.
+# The rounds read W+K from a 320-byte stack buffer (640 for avx2, a block
+# per lane).  The vector for words 4j..4j+3 is computed while the rounds
+# of group j-4 run, its instructions spread among the rounds' so they fill
+# the slack of the rounds' latency chain; groups 16..19 load and swap the
+# next block instead (the last block loads itself again rather than read
+# past the end), so a one-block call pays no unhidden schedule.  avx2
+# computes both lanes of words 16..79 during the first block's rounds; an
+# odd last block takes the first lane and the second repeats it.  All
+# three sit on the rounds' latency floor (Rounds.pm), so they differ in the
+# slack left to a sibling hyperthread: hence the BMI parity and Maj rounds
+# of 7 and 10 instructions (640 a block, as OpenSSL's avx2 code).
+package SHA1::X86_64::Simd;
+
 use strict;
 use warnings;
-use File::Basename qw(dirname);
+use Exporter qw(import);
+use SHA1::X86_64::Rounds;
 
-require(dirname(__FILE__) . '/rounds.pl') unless defined &SHA1::X86_64::Rounds::new;
+our @EXPORT_OK = qw(sha1_simd_code);
 
 # --- instruction forms, per ISA -----------------------------------------------
 # Every helper takes the destination first and returns a list of lines.
 {
-    package SHA1::X86_64::Simd;
+    package SHA1::X86_64::Simd::Forms;
 
     sub new {
         my ($class, $isa) = @_;
@@ -174,7 +148,7 @@ sub sha1_simd_interleave {
 sub sha1_simd_code {
     my ($name, $isa) = @_;
     die "sha1_simd_code: unknown isa $isa\n" unless $isa =~ /^(ssse3|avx|avx2)$/;
-    my $s = SHA1::X86_64::Simd->new($isa);
+    my $s = SHA1::X86_64::Simd::Forms->new($isa);
     my $lanes = $s->{lanes};            # blocks per schedule
     my ($ctx, $inp, $end, $nx, $nx2) = ('%rdi', '%rsi', '%rdx', '%r10', '%r9');
     my @v = qw(%eax %ebx %ecx %ebp %r11d);

@@ -7,50 +7,27 @@
 #            const unsigned char ivec[16], unsigned char cmac[16]);
 #   aesni_ccm64_decrypt_blocks, the same prototype.
 #
-# What they do, as CRYPTO_ccm128_{en,de}crypt_ccm64 in OpenSSL's
-# crypto/modes/ccm128.c expect: for each whole block i, with the counter
-# block ivec[0..7] || (BE64(ivec[8..15]) + i mod 2^64),
+# What they do, as OpenSSL's CRYPTO_ccm128_{en,de}crypt_ccm64 expect: for
+# each whole block i, with the counter block ivec[0..7] ||
+# (BE64(ivec[8..15]) + i mod 2^64),
 #   encrypt: cmac = E(cmac ^ P[i]),  C[i] = P[i] ^ E(counter block)
 #   decrypt: P[i] = C[i] ^ E(counter block),  cmac = E(cmac ^ P[i])
-# cmac is read and written back; ivec is not written (the C glue advances
-# its own copy); blocks = 0 changes nothing.  key is the encryption
-# schedule (CCM never runs the inverse cipher).
+# cmac is read and written back; ivec is not written; blocks = 0 changes
+# nothing.  key is the encryption schedule.
 #
-# Speed.  The CBC-MAC is a serial chain: one block's cipher cannot start
-# before the previous one ends, so a block costs at least Nr AES latencies
-# (4 cycles each here).  The counter block is independent of the chain and
-# rides alongside it, round for round, in the second AES unit, so CCM
-# costs one chain per block.  The chain itself is only the AES
-# instructions: the last round of MAC block i takes the key
-# Klast ^ K0 ^ P[i+1], so it yields block i+1's state after round 0
-# directly (the same fold as CBC encryption in aesni-x86_64.pl); only the
-# final block ends with Klast.  The counter block's last key is
-# Klast ^ P[i] (encrypt) or Klast ^ C[i] (decrypt), so that aesenclast
-# gives the output block.  In decryption MAC block i needs P[i+1] for its
-# last key, made by the counter block computed in the same iteration; it
-# does not depend on the chain, so the out-of-order core runs it ahead.
-#
-# Measured (make bench BENCH_ARGS="--mode ccm", whole CCM messages with
-# a 12-byte nonce, no AAD and a 16-byte tag through test/lib/ccm_glue.c,
-# against OpenSSL 3.0's EVP AES-CCM in the same run; TSC cycles/byte,
-# EPYC Zen 5, 16 KiB messages):
-#
-#               encrypt (ours / OpenSSL)     decrypt (ours / OpenSSL)
-#   AES-128     1.93 / 2.07  (1.07x)         1.94 / 2.18  (1.12x)
-#   AES-256     2.65 / 2.83  (1.07x)         2.66 / 2.87  (1.08x)
-#
-# That is Nr AES latencies per block: AES-256 costs 14/10 of AES-128.
-# OpenSSL's loop has an XOR in the MAC chain besides the AES instructions.
+# The CBC-MAC is a serial chain, so a block costs at least Nr AES
+# latencies; the counter block rides beside it, round for round, in the
+# second AES unit.  The chain is only the AES instructions: MAC block i's
+# last key is Klast ^ K0 ^ P[i+1], which yields block i+1's state after
+# round 0 (CBC encryption's fold in aesni-x86_64.pl); the counter block's
+# last key is Klast ^ P[i] (or ^ C[i]), so aesenclast gives the output.
+# In decryption P[i+1] comes from the counter block of the same
+# iteration, off the chain, so the out-of-order core runs it ahead.
 package AESNI::CCM;
 use strict;
 use warnings;
 use Exporter qw(import);
-use File::Basename qw(dirname);
-BEGIN {
-    my $here = dirname(__FILE__);
-    require "$here/common.pl";
-    AESNI::Common->import(qw(roles width key_setup mid_rounds));
-}
+use AESNI::Common qw(roles width key_setup mid_rounds);
 our @EXPORT_OK = qw(ccm64_functions);
 
 # General registers by role: ivec becomes the 64-bit counter (native

@@ -7,7 +7,7 @@ package AES586::Tables;
 use strict;
 use warnings;
 use AesMath qw(sbox inv_sbox te0 td0);
-BEGIN { AES586::Perlasm->import(qw(rodata align set_label data_word data_byte)) }
+use AES586::Perlasm qw(rodata align set_label data_word data_byte);
 
 # name, bytes per entry, entries; or [undef, N]: zero bytes up to the next
 # multiple of N.  te/td: the full path's T-tables, each column written

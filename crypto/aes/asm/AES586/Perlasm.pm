@@ -4,7 +4,7 @@
 # every instruction through AUTOLOAD, in package main only, so a helper
 # names what it calls and gets main's functions under those names:
 #
-#   BEGIN { AES586::Perlasm->import(qw(mov xor DWP)) }   ... &mov("eax", ...)
+#   use AES586::Perlasm qw(mov xor DWP);   ... &mov("eax", ...)
 package AES586::Perlasm;
 
 use strict;

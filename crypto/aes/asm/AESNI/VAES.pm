@@ -1,12 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 package AESNI::VAES;
 use Exporter qw(import);
-use File::Basename qw(dirname);
-BEGIN {
-    my $here = dirname(__FILE__);
-    require "$here/common.pl";
-    AESNI::Common->import(qw(label roles width mid_rounds));
-}
+use AESNI::Common qw(label roles width mid_rounds);
 our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_constants
                     vaes_ecb_bulk vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk
                     @VAES_CTR_KEYED);
@@ -99,12 +94,11 @@ sub vaes_cap_test {
 #            right after this sequence
 # Inputs shorter than min stay in the xmm code, whichever entry was
 # called: the fixed widths are what the dispatching API calls on a VAES
-# machine, and at 16 bytes the wide set-up (broadcasts, XTS tweak
-# vectors, vzeroupper) made ECB, CBC decryption and XTS take 1.2-1.4x the
-# xmm time (Zen 3, same process).  Longer ones go to the width the entry
-# asked for (want), else to the widest section whose capabilities are
-# present, else to the xmm code.  Nothing before this in a body may
-# write rax.
+# machine, and on a few blocks the wide set-up (broadcasts, XTS tweak
+# vectors, vzeroupper) costs more than it saves.  Longer ones go to the
+# width the entry asked for (want), else to the widest section whose
+# capabilities are present, else to the xmm code.  Nothing before this in
+# a body may write rax.
 sub vaes_select {
     my (%arg) = @_;
     my $xmm = $arg{xmm} // label('xmm');
@@ -200,8 +194,8 @@ sub vaes_ctr_bulk {
     my $step = ".Laesni_vaes_ctr_step$width->{nb}(%rip)";
     my ($base_x, $b3_x, $cv_x) = map { _vr($XMM, $_) } 11, 13, 14;
     # The legacy SSE set-up comes before the first wide instruction: one
-    # while the upper halves are dirty costs about 300 cycles on Zen 3
-    # (measured here), as a state transition.
+    # while the upper halves are dirty can cost a state transition of
+    # hundreds of cycles.
     my $t = "\tmovdqa\t$base_x,$b3_x\n\tpinsrd\t\$3,$k0word,$b3_x\n"
           . "\tmovd\t$R->{ctr32},$cv_x\n\t$width->{bcast}\t($R->{end}),$kl\n";
     $t .= $width->{bits} == 512
@@ -275,54 +269,30 @@ sub _xor3 {
 # XTS bulk.  In: len bytes (multiple of 16), key (data direction), R,
 # END, xmm11 the tweak of the first block, xmm13 the xmm code's XTS mask,
 # the frame's 512 bytes at rsp, $mask the label of that mask.
-# Tweaks.  The bulk takes eight registers (8 nb blocks) per group, and
-# nch chains of tweak registers make their tweaks: chain c holds the
-# tweaks of the c-th next register, register j of a group takes chain
+# Tweaks.  A group is eight registers (8 nb blocks), whose tweaks nch
+# chains of tweak registers make: register j of a group takes chain
 # j mod nch, and each use multiplies every lane of the chain by
-# x^(8 nb / nch), the blocks of all chains.  One register at a time (the
-# last few), the chain used is advanced and the chains rotate by one.
-# The chains start from T[0] in every lane, multiplied by x^(lane's block
-# number) with variable bit shifts (xts_cnt, xts_rcnt), once.
-#
-# Two loops, chosen by OpenSSL's Intel bit (word 0 bit 30, which the
-# detection sets for GenuineIntel only):
-#
-# Intel (and ymm everywhere): 8 / nb chains (two on zmm, four on ymm),
-# each step x^8, a byte shift: vpslldq by one byte, and the byte that
-# left (vpsrldq by 15 puts it in byte 0) comes back as its carry-less
-# product with 0x87 (vpclmulqdq against the low qword of the mask,
-# broadcast in 13).  All three run on Intel's shuffle port, beside the
-# AES units; bit shifts would share ports with them (port 0 with zmm AES,
-# ports 0 and 1 with ymm AES), and in that form (a chain of x^(2 nb)
-# steps) XTS ran at 0.55-0.85 of ECB's speed on an Emerald Rapids Xeon.
-#
-# zmm on other CPUs, from one group of input on: one chain per register
-# (nch 8, in zmm16-23: EVEX only, which this path has; caller-saved on
-# both ABIs; cleared after), each step x^32, once a group.  On AMD Zen 5
-# a step of the Intel loop (vpsrldq, vpclmulqdq, vpslldq, xor) has about
-# 11 core cycles of latency, and each of two chains takes four steps a
-# group: 44 cycles on the chains' path against 40 for an AES-128 group
-# (80 vaesenc, two a cycle), so the zmm loop waited on its tweaks (0.76
-# of ECB's speed at 16 KiB, 0.83-0.86 for AES-256).  With eight chains
-# the path is one step a group, and the loop runs at 0.85-0.90 of ECB
-# (AES-256 0.91-0.93; minimum of 2000 timed calls each, same process,
-# Zen 5 EPYC under a load of 6 on two cores).  The step there is
-# vpsrlq/vpclmulqdq/vpslldq/xor (see $x32); a form with qword bit shifts,
-# vpshufd and vpternlogq only (no vpclmulqdq, which takes two vaesenc
-# slots on Zen 5) measured 0.83-0.85 with eight chains and 0.72-0.75 with
-# two: it needs eight instructions a step against four.  Whether eight
-# chains would also pay on Intel is not measured (no Intel CPU here).
-# ymm keeps the Intel loop everywhere: it has 16 registers, its chains
-# take two steps a group (off the critical path), and it runs at
-# 0.86-0.94 of ECB's speed on Zen 5 (the shift form: 0.75-0.86).
-#
+# x^(8 nb / nch).  One register at a time (the last few), the chain used
+# is advanced and the chains rotate by one.  The chains start from T[0]
+# in every lane times x^(lane's block number), by variable bit shifts
+# (xts_cnt, xts_rcnt), once.  Two loops, chosen by OpenSSL's Intel bit:
+# - Intel, and ymm everywhere: 8 / nb chains, each step x^8, a byte
+#   shift (vpslldq; the byte that left, vpsrldq by 15, comes back as its
+#   carry-less product with 0x87, vpclmulqdq against the mask in 13).
+#   These run on the shuffle port beside the AES units; bit shifts would
+#   take the AES units' ports.  ymm's chains take two steps a group, off
+#   the critical path.
+# - zmm elsewhere: one chain per register (nch 8, in zmm16-23: EVEX only,
+#   caller-saved on both ABIs, cleared after), each step x^32 once a
+#   group (vpsrlq, vpclmulqdq, vpslldq, xor; see $x32).  Where that step's
+#   latency is long, two chains of four steps a group would outlast the
+#   group's AES work; eight chains of one step do not.
 # Per register, T ^ K0 whitens the input and T ^ Klast goes to the frame
 # as the last round's key.  Each chain's last advance in a group goes
 # into the middle rounds (after rounds 9, 8, ..., which every key size
-# runs), one per round: issued ahead of the rounds with the rest, they
-# cost AES-256 on ymm 4% more (0.92 of ECB against 0.96 at 16 KiB).  K0
-# is in register 9 on zmm; ymm needs 9 for its fourth chain and reads K0
-# from the frame, after the eight last-round keys.
+# runs), one per round, not ahead of the rounds with the rest.  K0 is in
+# register 9 on zmm; ymm needs 9 for its fourth chain and reads K0 from
+# the frame, after the eight last-round keys.
 # Out: xmm11 = the next block's tweak, xmm9 K0, xmm10 Klast, xmm13 the
 # mask; jumps to $xmm with len left.  Clobbers rax (free here).
 sub vaes_xts_bulk {

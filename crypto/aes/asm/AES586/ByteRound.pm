@@ -11,7 +11,8 @@ package AES586::ByteRound;
 
 use strict;
 use warnings;
-BEGIN { AES586::Perlasm->import(qw(mov shr and ror movzx)) }
+use AES586::Perlasm qw(mov shr and ror movzx);
+use AES586::RoundPlan;
 
 my @S = qw(eax ebx ecx edx);
 my @L = qw(al bl cl dl);

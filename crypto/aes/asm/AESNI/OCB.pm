@@ -20,41 +20,19 @@
 # which are all that the last i can need, and only those are read.
 #
 # Eight blocks per group keep both AES units busy.  The offset is kept as
-# W = Offset ^ K0, so one XOR whitens a block with its offset and round
-# key 0 together; the last round key of block j is Offset ^ Klast =
-# W ^ (K0 ^ Klast), written to the stack so aesenclast/aesdeclast apply
-# the output XOR from there.  ntz(i) is tzcnt, which runs as bsf on CPUs
-# without BMI1: the same result, since i is never 0.  The chain of offset
-# XORs is one pxor per block, off the AES critical path.  After the groups
-# of eight, groups of four, two and one finish the call, so short inputs
-# are still interleaved.
-#
-# VAES (ymm, with AVX2): from 16 blocks on, aesni_ocb_encrypt/decrypt take
-# sixteen blocks per group, two per ymm register, in groups aligned so that
-# the offsets come from a per-call table (see _ocb_wide) rather than from
-# sixteen tzcnt and XORs; the checksum is kept per lane and folded when the
-# wide code hands what is left to the xmm code.  aesni_ocb_encrypt_vaes256
-# / aesni_ocb_decrypt_vaes256 (hidden) always take the ymm path, so the
-# tests reach it directly; they and OpenSSL's names are entry points of
-# one function per direction.  No zmm width yet.
-#
-# Measured with `build/bench/bench --mode ocb` (AMD EPYC Zen 5, load
-# average near 6, TSC cycles/byte for a whole 16 KiB message: nonce,
-# data, tag; two runs), ours / OpenSSL 3.0.19 EVP AES-OCB in the same run:
-#   ymm (aesni_vaes256)     AES-128 0.189 / 0.570 (3.0x)  AES-256 0.231 / 0.666 (2.9x)
-#   xmm (aesni, VAES off)   AES-128 0.436 / 0.571 (1.3x)  AES-256 0.514 / 0.664 (1.3x)
+# W = Offset ^ K0 (one XOR whitens a block with both); block j's last key
+# is W ^ (K0 ^ Klast), on the stack, so aesenclast applies the output XOR.
+# ntz(i) is tzcnt (bsf without BMI1: the same, i is never 0).  Groups of
+# four, two and one finish the call.  VAES (ymm, AVX2): from 16 blocks
+# on, two blocks a register, offsets from a per-call table (_ocb_wide),
+# the checksum per lane, folded before the xmm code takes the rest; the
+# hidden aesni_ocb_{en,de}crypt_vaes256 always take it, for the tests.
 package AESNI::OCB;
 use strict;
 use warnings;
 use Exporter qw(import);
-use File::Basename qw(dirname);
-BEGIN {
-    my $here = dirname(__FILE__);
-    require "$here/common.pl";
-    require "$here/vaes.pl";
-    AESNI::Common->import(qw(roles width key_setup mid_rounds));
-    AESNI::VAES->import(qw(vaes_entries vaes_select));
-}
+use AESNI::Common qw(roles width key_setup mid_rounds);
+use AESNI::VAES qw(vaes_entries vaes_select);
 our @EXPORT_OK = qw(ocb_functions);
 
 # General registers by role: key becomes the L_ table after the key

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SHA-1 rounds in general-purpose registers (FIPS 180-4 §6.1.2, step 3),
-# shared by every x86_64 variant that is not SHA-NI: integer.pl and the
-# three SIMD variants in simd.pl differ only in where W[t] (+K) comes from
+# shared by every x86_64 variant that is not SHA-NI: Integer.pm and the
+# three SIMD variants in Simd.pm differ only in where W[t] (+K) comes from
 # and whether BMI1/BMI2 forms may be used.
 #
 #     T = ROTL5(a) + f_t(b,c,d) + e + K_t + W_t

@@ -8,21 +8,18 @@
 # with W[t-3] taken from a register; from word 32 on, the equivalent
 #     W[t] = ROTL2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 # reads nothing newer than six words back, so the schedule's own chain
-# never waits on a store being forwarded.  (Both cost the same instructions;
-# together with the one-round lead they measured 1.3% faster here.)
+# never waits on a store being forwarded (the same instruction count).
 #
 # This variant is throughput-bound (about 15 instructions per round, 11 of
 # them on the integer ALUs), not latency-bound like the SIMD variants.
-#
-# Measured on AMD Zen 5 (EPYC, TSC 2096 MHz), 8192-byte messages: 1.98 TSC
-# cycles/byte against 2.41 for OpenSSL 3.0's integer path in the same
-# process, 1.22x (build/bench/bench --mode sha1, OpenSSL under
-# OPENSSL_ia32cap="~0x20000000000:~0").
+package SHA1::X86_64::Integer;
+
 use strict;
 use warnings;
-use File::Basename qw(dirname);
+use Exporter qw(import);
+use SHA1::X86_64::Rounds;
 
-require(dirname(__FILE__) . '/rounds.pl') unless defined &SHA1::X86_64::Rounds::new;
+our @EXPORT_OK = qw(sha1_integer_code);
 
 sub sha1_integer_code {
     my ($name) = @_;
