@@ -35,7 +35,7 @@
 #include <string.h>
 #include <windows.h>
 
-#include "abi_check.h"
+#include "../../support/abi/abi_check.h"
 #include "../lib/tap.h"
 
 enum { NBUF = 8, BUFSZ = 64 * 1024, MAX_CALLS = 32, CAP_WORDS = 10 };
