@@ -10,6 +10,9 @@
 #    repository (but the vectors' default) and link only to files that
 #    exist; every `make TARGET` the README names is one that `make help`
 #    lists;
+#  - every repository path README.md and ARCHITECTURE.md quote in
+#    backquotes (one under a top-level directory git tracks) is a file or
+#    directory git tracks, placeholders such as NAME and NN aside;
 #  - README.md stays within 300 lines and ARCHITECTURE.md within 400, with
 #    no line over 200 characters in either;
 #  - every section of docs/performance.md that holds figures names its
@@ -84,6 +87,36 @@ for my $doc (@docs) {
 }
 result(!@outside, 'they name no file outside the repository') or print map { "#   $_\n" } @outside;
 result(!@dead, 'their links lead to files that exist') or print map { "#   $_\n" } @dead;
+
+# Tracked files and every directory above one; the top-level directories
+# say which quoted words are meant as repository paths.
+my (%tracked_path, %top_dir);
+for my $f (split /\0/, `git ls-files -z`) {
+    $tracked_path{$f} = 1;
+    $top_dir{$1} = 1 if $f =~ m{^([^/]+)/};
+    $tracked_path{$f} = 1 while $f =~ s{/[^/]*$}{};
+}
+my (@missing, $quoted_paths);
+for my $doc ('README.md', 'ARCHITECTURE.md') {
+    open(my $fh, '<', $doc) or die "$doc: $!\n";
+    my $generated = 0;    # the README's module table quotes OpenSSL's paths
+    while (my $line = <$fh>) {
+        $generated = 1 if $line =~ /^<!-- module table/;
+        $generated = 0 if $line =~ /^<!-- end of module table/;
+        next if $generated;
+        for my $quoted ($line =~ /`([^`\s]+)`/g) {
+            (my $path = $quoted) =~ s{/$}{};
+            next unless $path =~ m{^([^/]+)/} && $top_dir{$1};
+            next if $path =~ /[*{}<>\$]|\b(NAME|NN|VARIANT|MODEL)\b/;
+            $quoted_paths++;
+            push @missing, "$doc:$.: $quoted" unless $tracked_path{$path};
+        }
+    }
+    close $fh;
+}
+result(($quoted_paths // 0) >= 20 && !@missing,
+       'README.md and ARCHITECTURE.md quote ' . ($quoted_paths // 0) . ' repository paths, each tracked')
+    or print map { "#   not in git ls-files: $_\n" } @missing;
 
 my $help = `make -s help 2>&1`;
 my %listed = map { $_ => 1 } $help =~ /^\s{2}([a-z][\w-]*)/mg;
