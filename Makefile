@@ -255,14 +255,14 @@ OPENSSL_VERSION ?= 3.0
 openssl-source:
 	@sh tools/openssl-source.sh $(OPENSSL_VERSION)
 
-# --- drop-in run against an OpenSSL 3.0 tree -------------------------------
+# --- drop-in run against an OpenSSL 3.0 or 3.5 tree ------------------------
 # make openssl-dropin OPENSSL_SRC=dir [OPENSSL_ARCH=x86] [OPENSSL_BUILD=dir]
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
 #   [DROPIN_MASKS="default ~0x200020200000000:~0"] [DROPIN_JOBS=2]
 #   [DROPIN_REBUILD=1]; see tools/openssl-dropin.pl.
 # make openssl-dropin DROPIN_TRANSLATOR=1 [OPENSSL_SRC=dir] [TESTS=...]:
 #   our translator behind OpenSSL's own x86_64 modules instead (without
-#   OPENSSL_SRC on a fresh copy of the cached source).
+#   OPENSSL_SRC on a fresh copy of the cached source of OPENSSL_VERSION).
 OPENSSL_ARCH ?= x86_64
 DROPIN_JOBS  ?= 2
 .PHONY: openssl-dropin
@@ -270,7 +270,8 @@ DROPIN_ARGS = $(if $(OPENSSL_SRC),--src='$(OPENSSL_SRC)') --arch='$(OPENSSL_ARCH
 	--jobs='$(DROPIN_JOBS)' $(if $(OPENSSL_BUILD),--build='$(OPENSSL_BUILD)') \
 	$(if $(DROPIN_MODULES),--modules='$(DROPIN_MODULES)') \
 	$(if $(TESTS),--tests='$(TESTS)') $(if $(DROPIN_MASKS),--masks='$(DROPIN_MASKS)') \
-	$(if $(DROPIN_REBUILD),--rebuild-after) $(if $(DROPIN_TRANSLATOR),--translator)
+	$(if $(DROPIN_REBUILD),--rebuild-after) $(if $(DROPIN_TRANSLATOR),--translator) \
+	$(if $(OPENSSL_SRC),,$(if $(DROPIN_TRANSLATOR),--version='$(OPENSSL_VERSION)'))
 openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
@@ -354,8 +355,8 @@ help:
 	@echo '                  apt-get source with a private list), print its path; the tests and'
 	@echo '                  benchmarks that compare with OpenSSL'"'"'s perlasm only look there;'
 	@echo '                  OPENSSL_VERSION=3.5 fetches 3.5 (Debian trixie'"'"'s) instead'
-	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 tree, its tests run'
-	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
+	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 or 3.5 tree, its tests run'
+	@echo '                  (DROPIN_TRANSLATOR=1 [OPENSSL_VERSION=3.5]: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'
 	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
 	@echo '  openssl-unwind  the same modules with Win64 unwind from CFI alone: functions counted'

@@ -1,31 +1,35 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
-# Builds an OpenSSL 3.0.x tree with our generated modules in place of its
-# own, runs OpenSSL's test suite, and puts the tree back.
+# Builds an OpenSSL 3.0.x or 3.5.x tree with our generated modules in
+# place of its own, runs OpenSSL's test suite, and puts the tree back.
 #
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] [--arch x86_64|x86]
 #        [--modules LIST] [--tests LIST] [--masks LIST] [--jobs N]
 #        [--rebuild-after] [--check-only]
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] --restore
-#   perl tools/openssl-dropin.pl --translator [--src DIR] [--tests LIST] [--jobs N]
+#   perl tools/openssl-dropin.pl --translator [--src DIR | --version 3.0|3.5]
+#        [--tests LIST] [--jobs N]
 #
 # --translator puts our translator, not our modules, into the tree:
 # crypto/perlasm/x86_64-xlate.pl becomes a shim that execs ours, so that
 # OpenSSL's own x86_64 modules are generated through it; the tree is
 # built, OpenSSL's whole suite run (or --tests), each step timed, and the
 # original translator put back.  Without --src it works on a fresh copy of
-# the cached OpenSSL source (`make openssl-source` fetches it) in
-# build/openssl-dropin-tree, so the cache stays as it was.
+# the cached OpenSSL source of --version's series (3.0 by default; `make
+# openssl-source [OPENSSL_VERSION=3.5]` fetches it) in
+# build/openssl-dropin-tree-SERIES, so the cache stays as it was.
 #
 # `make openssl-dropin OPENSSL_SRC=DIR` runs it; see README.md, "For
 # OpenSSL fork maintainers".  Steps, each stopping with a message and a
 # non-zero exit when it fails:
-#  1. DIR must be an OpenSSL 3.0.x source tree (VERSION.dat), configured
-#     for the target of --arch or not configured at all.
+#  1. DIR must be an OpenSSL source tree (VERSION.dat) of a series the
+#     symbols files know (3.0, 3.5), configured for the target of --arch
+#     or not configured at all.
 #  2. Our scripts are run for the elf flavour into a temporary directory and
 #     assembled; each object must export every symbol listed in
-#     tools/openssl-symbols/MODULE.txt ("missing:" lines included: OpenSSL
-#     links against all of them) and import nothing but OPENSSL_ia32cap_P.
+#     tools/openssl-symbols/MODULE.txt for the tree's series ("missing:"
+#     lines included: OpenSSL links against all of them) and import nothing
+#     but OPENSSL_ia32cap_P.
 #     --check-only stops here, having touched nothing.
 #  3. The tree is configured if it is not (./Configure linux-x86_64 or
 #     linux-x86), OpenSSL's own generated files are made and saved, and the
@@ -57,7 +61,7 @@ use FindBin;
 use Getopt::Long qw(GetOptionsFromArray);
 use lib "$FindBin::RealBin/lib";
 use ModuleTable qw(read_table table_path);
-use SymbolList qw(read_symbols);
+use SymbolList qw(SERIES read_symbols);
 use Dropin::Elf qw(globals imports func_sizes text_of);
 use Dropin::Files qw(in_path sha_file);
 use Dropin::Report qw(ME note complain fail exit_status);
@@ -113,7 +117,7 @@ usage: $0 --src DIR [--build DIR] [--arch x86_64|x86] [--modules LIST]
           [--tests LIST] [--masks 'default MASK...'] [--jobs N]
           [--symbols DIR] [--rebuild-after] [--check-only]
        $0 --src DIR [--build DIR] --restore
-       $0 --translator [--src DIR] [--tests LIST] [--jobs N]
+       $0 --translator [--src DIR | --version 3.0|3.5] [--tests LIST] [--jobs N]
        $0 --list-modules
 modules: @{[ join ', ', map { "$_ ($mods->{$_}{arch})" } sort keys %$mods ]}
 EOT
@@ -125,9 +129,13 @@ sub parse_options {
     my %opt = (arch => 'x86_64', jobs => 2, symbols => "$run->{root}/tools/openssl-symbols");
     GetOptionsFromArray(\@argv, \%opt, 'src=s', 'build=s', 'arch=s', 'modules=s',
                'tests=s', 'jobs=s', 'masks=s', 'symbols=s', 'check-only', 'restore',
-               'rebuild-after', 'list-modules', 'help', 'translator')
+               'rebuild-after', 'list-modules', 'help', 'translator', 'version=s')
         or usage($run);
     usage($run) if $opt{help} || @argv;
+    if (defined $opt{version} && !grep { $_ eq $opt{version} } SERIES) {
+        complain("error: --version $opt{version}: want one of @{[ SERIES ]}");
+        exit 2;
+    }
     if ($opt{'list-modules'}) {
         my $mods = $run->{modules};
         printf "%-14s %-7s %-33s %s\n", $_, @{ $mods->{$_} }{qw(arch script file)} for sort keys %$mods;
@@ -184,13 +192,16 @@ sub dropin_translator {
     return 0;
 }
 
-# A copy of the cached OpenSSL tree, made anew for each run.
+# A copy of the cached OpenSSL tree of --version's series, made anew for
+# each run.
 sub fresh_copy {
     my ($run) = @_;
-    my $cached = `sh '$run->{root}/tools/openssl-source.sh' --cached 2>/dev/null`;
-    fail('no OpenSSL source cached: run `make openssl-source`, or give --src DIR', 2) if $? || !$cached;
+    my $series = $run->{opt}{version} // (SERIES)[0];
+    my $cached = `sh '$run->{root}/tools/openssl-source.sh' --cached $series 2>/dev/null`;
+    my $fetch = 'make openssl-source' . ($series eq (SERIES)[0] ? '' : " OPENSSL_VERSION=$series");
+    fail("no OpenSSL $series source cached: run `$fetch`, or give --src DIR", 2) if $? || !$cached;
     chomp $cached;
-    my $copy = "$run->{root}/build/openssl-dropin-tree";
+    my $copy = "$run->{root}/build/openssl-dropin-tree-$series";
     make_path("$run->{root}/build");
     system('rm', '-rf', $copy) == 0 or fail("cannot remove the old $copy", 2);
     system('cp', '-a', $cached, $copy) == 0 or fail("cannot copy $cached to $copy", 2);
@@ -243,7 +254,7 @@ sub build_through_shim {
 sub check_tree {
     my ($run) = @_;
     my $opt = $run->{opt};
-    fail('OPENSSL_SRC is not set: make openssl-dropin OPENSSL_SRC=/path/to/openssl-3.0.x'
+    fail('OPENSSL_SRC is not set: make openssl-dropin OPENSSL_SRC=/path/to/openssl-3.x'
          . ' (--src DIR)', 2) unless defined $opt->{src} && $opt->{src} ne '';
     fail("OPENSSL_SRC=$opt->{src}: no such directory", 2) unless -d $opt->{src};
     my $src = $run->{src} = abs_path($opt->{src});
@@ -251,9 +262,13 @@ sub check_tree {
         unless -f "$src/VERSION.dat" && -f "$src/Configure";
     my %ver = read_version("$src/VERSION.dat");
     $run->{version} = join '.', map { $ver{$_} // '?' } qw(MAJOR MINOR PATCH);
-    fail("OPENSSL_SRC=$opt->{src} is OpenSSL $run->{version}; the drop-in is for 3.0.x"
-         . ' (the modules match OpenSSL 3.0\'s symbols)', 2)
-        unless ($ver{MAJOR} // '') eq '3' && ($ver{MINOR} // '') eq '0';
+    $run->{series} = join '.', map { $ver{$_} // '?' } qw(MAJOR MINOR);
+    fail("OPENSSL_SRC=$opt->{src} is OpenSSL $run->{version}; the drop-in is for "
+         . join(' and ', map { "$_.x" } SERIES) . ' (the series whose symbols it knows)', 2)
+        unless grep { $_ eq $run->{series} } SERIES;
+    fail("OPENSSL_SRC=$opt->{src} is OpenSSL $run->{version}, not $opt->{version} as --version"
+         . ' asks (a tree\'s own VERSION.dat decides its series; drop --version)', 2)
+        if defined $opt->{version} && $opt->{version} ne $run->{series};
 
     # Without Debian's binary test data test_cms and test_cmsapi fail,
     # after half an hour.
@@ -374,14 +389,14 @@ sub generate_ours {
     return $o;
 }
 
-# SYMBOL => [users] from the module's symbols file (in --symbols DIR);
-# missing: tags count as required (they are gaps in our module, not in
+# SYMBOL => [users] from the module's symbols file (in --symbols DIR), for
+# the tree's series; missing: tags count as required (they are gaps in our module, not in
 # OpenSSL's needs).
 sub needed_by_openssl {
     my ($run, $m) = @_;
     my $file = "$run->{opt}{symbols}/$run->{modules}{$m}{symbols}";
     return {} unless -f $file;
-    my @rows = eval { read_symbols($file) };
+    my @rows = eval { read_symbols($file, $run->{series}) };
     fail($@ =~ s/\n$//r) if $@;
     return { map { $_->{symbol} => $_->{users} } @rows };
 }

@@ -1,16 +1,19 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# Symbol parity with OpenSSL 3.0, for every module of
+# Symbol parity with OpenSSL 3.0 and 3.5, for every module of
 # modules.txt: its symbols file (tools/openssl-symbols/MODULE.txt) lists
 # what OpenSSL's C code (and its other modules) need from the generated
-# module; our script is run for the elf flavour into a temporary directory,
-# assembled for its arch, and its defined global symbols (nm) are compared
-# with the list:
+# module, what only one series needs tagged with it; our script is run for
+# the elf flavour into a temporary directory, assembled for its arch, and
+# its defined global symbols (nm) are compared with the list of every
+# series together:
 #  - a listed symbol we do not export is not ok, naming its users;
 #    a line tagged "missing:" is a known gap, reported as TODO (prove does
 #    not count it; when it passes, remove the tag);
 #  - a symbol we export that is not listed is shown, and must be hidden
 #    (STV_HIDDEN in readelf) so it cannot clash with OpenSSL's own names;
+#  - the reader keeps a [3.5]-tagged symbol or user for 3.5 alone and
+#    refuses a tag naming an unknown series, naming the line;
 #  - modules.txt parses (a malformed row is an error naming its line),
 #    each row names an existing script and symbols file, every symbols
 #    file and every crypto/*/asm/*-x86_64.pl and *-586.pl script has a
@@ -27,7 +30,7 @@ use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
 use lib "$FindBin::Bin/../../tools/lib";
 use ModuleTable qw(read_table table_path);
-use SymbolList qw(read_symbols);
+use SymbolList qw(SERIES read_symbols);
 
 my $root = "$FindBin::Bin/../..";
 my $data = "$root/tools/openssl-symbols";
@@ -75,6 +78,30 @@ for my $case (['m1 x86_64 a.pl', qr/:2: want 10 columns/, 'a short row'],
         or print "# got: $@";
 }
 
+# Series tags: what a tag names is kept for that series only; without a
+# series asked for, everything; an unknown series is an error.
+{
+    my $f = "$dir/tagged.txt";
+    open(my $fh, '>', $f) or die "$f: $!\n";
+    print $fh "# tagged\nall_sym  a.c:f, b.c:g [3.5]\nnew_sym [3.5]  c.c:h\n";
+    close $fh;
+    my %got = map { my $s = $_; $s => join(' ', map { "$_->{symbol}(@{ $_->{users} })" }
+                                               read_symbols($f, $s)) } SERIES;
+    my $all = join ' ', map { "$_->{symbol}(@{ $_->{users} })" } read_symbols($f);
+    result($got{'3.0'} eq 'all_sym(a.c:f)' && $got{'3.5'} eq 'all_sym(a.c:f b.c:g) new_sym(c.c:h)'
+           && $all eq $got{'3.5'},
+           'symbols reader: [3.5] keeps a symbol and a user for 3.5 only, all without a series')
+        or print "# 3.0: $got{'3.0'}; 3.5: $got{'3.5'}; all: $all\n";
+    open($fh, '>', $f) or die "$f: $!\n";
+    print $fh "ok_sym  a.c:f\nodd_sym  a.c:f [3.1]\n";
+    close $fh;
+    eval { read_symbols($f) };
+    result($@ =~ /^\Q$f\E:2: unknown OpenSSL series '3\.1'/,
+           'symbols reader: a tag naming an unknown series is an error naming the line') or print "# got: $@";
+    eval { read_symbols("$root/tools/openssl-symbols/sha1-x86_64.txt", '2.9') };
+    result($@ =~ /unknown OpenSSL series '2\.9'/, 'symbols reader: asked for an unknown series, refuses');
+}
+
 # The table is complete: every symbols file and module script has a row.
 my %listed_file = map { $_->{symbols} => 1 } @modules;
 for my $txt (sort glob("$data/*.txt")) {
@@ -107,9 +134,9 @@ for my $module (@modules) {
     my $x86 = $module->{arch} eq 'x86';
     next unless result(-f "$root/$rel", "$mod: module script $rel exists");
     next unless result(-f $list, "$mod: symbols file $module->{symbols} exists");
-    my @rows = eval { read_symbols($list) };
-    next unless result(!$@ && @rows > 0, "$mod: $module->{symbols} parses"
-                                         . ($@ ? " ($@)" : ''));
+    my @rows = eval { map { read_symbols($list, $_) } SERIES; read_symbols($list) };
+    next unless result(!$@ && @rows > 0, "$mod: $module->{symbols} parses for "
+                                         . join(' and ', SERIES) . ($@ ? " ($@)" : ''));
 
     # Our elf output, generated from the script as the Makefile does (the
     # 32-bit ones with OpenSSL's default flags, as their symbols files).

@@ -7,16 +7,18 @@
 #    or configured for another target, unknown or wrong-architecture
 #    modules, a leftover swap with --check-only, a build directory another
 #    run holds, a Debian tree whose binary test data is not extracted, an
-#    out-of-tree build from a source tree configured in place;
+#    out-of-tree build from a source tree configured in place, a --version
+#    the tree's VERSION.dat contradicts or that names no known series;
 #  - --check-only passes on our complete modules and fails, naming the
-#    symbol, when the required list asks for one we do not export;
+#    symbol, when the required list asks for one we do not export; a
+#    symbol tagged [3.5] is required of a 3.5 tree and not of a 3.0 one;
 #  - against a mock OpenSSL tree (VERSION.dat 3.0, a Configure that writes
 #    configdata.pm and a Makefile with OpenSSL's rule shapes for
 #    crypto/sha/sha1-x86_64.s, whose module declares OPENSSL_ia32cap_P
 #    common as OpenSSL's 32-bit ones do: no export to match), the full
 #    cycle: configure, swap, build, our code found in the object and in
 #    libcrypto.a, make test with TESTS once per capability mask, each
-#    summary printed, the tree restored;
+#    summary printed, the tree restored; the same cycle on a 3.5 tree;
 #  - the same with a failing build, failing tests, a make that would
 #    regenerate over ours, and a SIGTERM during the tests: each exits
 #    non-zero and leaves OpenSSL's own file back, the object compiled from
@@ -29,9 +31,10 @@
 #    translator put back and the files made through ours deleted; a text
 #    ours refuses fails the build with the script and line in the log;
 #  - --translator with no --src and nothing cached: exit 2 saying how to
-#    fetch the source, which it never does itself;
+#    fetch the source of the series asked for, which it never does itself;
 #  - make's command line: no --src unless OPENSSL_SRC is given (the
-#    translator run must copy the cached tree, never build in it).
+#    translator run must copy the cached tree, never build in it), and
+#    then --version from OPENSSL_VERSION.
 use strict;
 use warnings;
 use FindBin;
@@ -126,9 +129,9 @@ write_file("$v31/Configure", "#!/bin/sh\ntouch configured\n");
 chmod 0755, "$v31/Configure";
 my $before = snapshot($v31);
 ($st, $out, $err) = dropin(['--src', $v31]);
-result(exit_code($st) == 2 && $err =~ /is OpenSSL 3\.1\.4; the drop-in is for 3\.0\.x/
+result(exit_code($st) == 2 && $err =~ /is OpenSSL 3\.1\.4; the drop-in is for 3\.0\.x and 3\.5\.x/
        && snapshot($v31) eq $before,
-       'a 3.1 tree: exit 2, names its version and 3.0.x, tree untouched');
+       'a 3.1 tree: exit 2, names its version, 3.0.x and 3.5.x, tree untouched');
 
 # --- a mock OpenSSL 3.0 tree ----------------------------------------------
 # Configure writes configdata.pm and the Makefile; the Makefile has
@@ -161,11 +164,12 @@ print $fh "# mock OpenSSL sha1-x86_64.s\n.text\n.globl sha1_block_data_order\n"
         . ".section .note.GNU-stack,\"\",\@progbits\n";
 EOF
 
+# mock_tree(NAME [, MINOR]): an OpenSSL 3.MINOR tree (3.0 unless given).
 sub mock_tree {
-    my ($name) = @_;
+    my ($name, $minor) = @_;
     my $t = "$dir/$name";
     remove_tree($t);
-    write_file("$t/VERSION.dat", "MAJOR=3\nMINOR=0\nPATCH=99\n");
+    write_file("$t/VERSION.dat", "MAJOR=3\nMINOR=" . ($minor // 0) . "\nPATCH=99\n");
     write_file("$t/Makefile.mock", $makefile);
     write_file("$t/crypto/sha/asm/sha1-x86_64.pl", $mock_generator);
     write_file("$t/Configure", <<'EOF');
@@ -248,6 +252,30 @@ result(exit_code($st) == 1 && $err =~ /does not export no_such_export_for_test.*
        && $err =~ /nothing was changed/ && snapshot($t) eq $before,
        'a required symbol we lack: exit 1, names it and its user, tree untouched');
 
+# A symbol only 3.5 needs ([3.5]) is required of a 3.5 tree, not of a 3.0
+# one; the 3.0 tree ($t) and the 3.5 one are otherwise the same.
+my $t35 = mock_tree('check-3.5', 5);
+my $before35 = snapshot($t35);
+write_file("$syms/sha1-x86_64.txt",
+           slurp("$root/tools/openssl-symbols/sha1-x86_64.txt")
+           . "no_such_export_for_test [3.5]  test/t/91-openssl-dropin.t:negative_control\n");
+($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only, '--symbols', $syms]);
+result($st == 0 && snapshot($t) eq $before, 'a symbol tagged [3.5]: not required of a 3.0 tree')
+    or diag($err);
+($st, $out, $err) = dropin(['--src', $t35, '--check-only', @sha1_only, '--symbols', $syms]);
+result(exit_code($st) == 1 && $err =~ /does not export no_such_export_for_test.*negative_control/
+       && $out =~ /OpenSSL 3\.5\.99 at/ && snapshot($t35) eq $before35,
+       'a symbol tagged [3.5]: required of a 3.5 tree (exit 1, named), tree untouched')
+    or diag($out . $err);
+
+($st, $out, $err) = dropin(['--src', $t35, '--check-only', @sha1_only, '--version', '3.0']);
+result(exit_code($st) == 2 && $err =~ /is OpenSSL 3\.5\.99, not 3\.0 as --version asks/
+       && snapshot($t35) eq $before35,
+       'a 3.5 tree with --version 3.0: exit 2, names both, untouched');
+($st, $out, $err) = dropin(['--translator', '--version', '3.1']);
+result(exit_code($st) == 2 && $err =~ /--version 3\.1: want one of 3\.0 3\.5/,
+       '--version naming an unknown series: exit 2, lists the known ones');
+
 {
     # Another run holds the build directory.
     open(my $held, '<', $t) or die "$t: $!\n";
@@ -282,6 +310,14 @@ my @summaries = $out =~ /test summary \(modules swapped: sha1-x86_64; (.*?)\):\n
 result("@summaries" eq 'OPENSSL_ia32cap unset OPENSSL_ia32cap=~0x200020200000000:~0',
        "prints the harness's summary for each mask, naming it");
 result(is_restored($t), "after success: OpenSSL's own file is back, the object from ours deleted, no state");
+
+# The same cycle on a 3.5 tree.
+$t = mock_tree('full-3.5', 5);
+($st, $out, $err) = dropin(['--src', $t, @sha1_only, '--tests', 'test_mock', '--jobs', '1']);
+result($st == 0 && $out =~ /OpenSSL 3\.5\.99 at/ && $out =~ /our code is in \Q$sha1_o\E/
+       && $out =~ /All tests successful/ && is_restored($t),
+       'mock 3.5 tree: full cycle exits 0, our code built in, tests run, tree restored')
+    or diag($err);
 
 # --rebuild-after: the restored tree is built again, from OpenSSL's file.
 $t = mock_tree('rebuild');
@@ -410,9 +446,14 @@ result(exit_code($st) == 2 && $err =~ /--arch x86 does not apply/, '--translator
     ($st, $out, $err) = dropin(['--translator']);
     opendir(my $dh, $empty) or die;
     my @left = grep { !/^\.\.?$/ } readdir $dh;
-    result(exit_code($st) == 2 && $err =~ /run `make openssl-source`/ && ($err =~ tr/\n//) == 1
-           && !-e $mark && !@left,
+    result(exit_code($st) == 2 && $err =~ /no OpenSSL 3\.0 source cached: run `make openssl-source`/
+           && ($err =~ tr/\n//) == 1 && !-e $mark && !@left,
            '--translator without --src or a cached tree: exit 2, one line naming make openssl-source, nothing fetched')
+        or diag($out . $err);
+    ($st, $out, $err) = dropin(['--translator', '--version', '3.5']);
+    result(exit_code($st) == 2 && $err =~ /no OpenSSL 3\.5 source cached: run `make openssl-source OPENSSL_VERSION=3\.5`/
+           && !-e $mark,
+           '--translator --version 3.5 with nothing cached: exit 2, names the 3.5 fetch')
         or diag($out . $err);
 }
 
@@ -429,8 +470,12 @@ result(exit_code($st) == 2 && $err =~ /--arch x86 does not apply/, '--translator
     my $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_SOURCE_CACHE='$cache' 2>&1`;
     result($plan =~ /openssl-dropin\.pl\b.*--translator/ && $plan !~ /--src/,
            'make openssl-dropin DROPIN_TRANSLATOR=1 with a cached tree: no --src (the copy is made by the tool)');
-    $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_SRC=/x/y 2>&1`;
-    result($plan =~ m{--src='/x/y'}, 'make openssl-dropin OPENSSL_SRC=DIR passes --src DIR');
+    $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_VERSION=3.5 OPENSSL_SOURCE_CACHE='$cache' 2>&1`;
+    result($plan =~ /openssl-dropin\.pl\b.*--translator.*--version='3\.5'/ && $plan !~ /--src/,
+           'make openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_VERSION=3.5: --version 3.5, no --src');
+    $plan = `cd '$root' && make -n -s openssl-dropin DROPIN_TRANSLATOR=1 OPENSSL_SRC=/x/y OPENSSL_VERSION=3.5 2>&1`;
+    result($plan =~ m{--src='/x/y'} && $plan !~ /--version/,
+           'make openssl-dropin OPENSSL_SRC=DIR passes --src DIR and no --version (the tree decides)');
 }
 
 finish();

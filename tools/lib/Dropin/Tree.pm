@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 package Dropin::Tree;
-# What tools/openssl-dropin.pl reads from an OpenSSL 3.0 tree: its
+# What tools/openssl-dropin.pl reads from an OpenSSL 3.x tree: its
 # version, its configuration, and from its Makefile how a generated file
 # is made and which objects are compiled from it.
 use strict;
@@ -22,7 +22,7 @@ sub configured_target {
     my ($dir) = @_;
     open(my $fh, '<', "$dir/configdata.pm") or return undef;
     while (<$fh>) { return $1 if /^\s*"target"\s*=>\s*"([^"]+)"/ }
-    fail("$dir/configdata.pm names no target: not an OpenSSL 3.0 configuration", 2);
+    fail("$dir/configdata.pm names no target: not an OpenSSL 3.x configuration", 2);
 }
 
 # Debian's source package keeps its binary test data in debian/binary.tar,
