@@ -291,6 +291,14 @@ openssl-xlate:
 openssl-unwind:
 	$(PERL) tools/openssl-unwind.pl --work '$(BUILD)/openssl-unwind-$(OPENSSL_VERSION)' --version $(OPENSSL_VERSION) $(UNWIND_ARGS)
 
+# --- OpenSSL's own 32-bit modules through our x86asm.pl --------------------
+# make openssl-x86 [X86_ARGS="--modules aes-586 --verbose"]; see
+# tools/openssl-x86.pl.  The last line counts the pairs equal to OpenSSL's
+# code (test/t/88-openssl-x86.t runs the same, as TAP).
+.PHONY: openssl-x86
+openssl-x86:
+	$(PERL) tools/openssl-x86.pl --jobs 2 --work '$(BUILD)/openssl-x86' $(X86_ARGS)
+
 # --- install ---------------------------------------------------------------
 # Headers go under include/perlasm-x86/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
@@ -361,6 +369,8 @@ help:
 	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
 	@echo '  openssl-unwind  the same modules with Win64 unwind from CFI alone: functions counted'
 	@echo '                  by how they are described (OPENSSL_VERSION, UNWIND_ARGS=...)'
+	@echo '  openssl-x86     OpenSSL 3.0'"'"'s 32-bit modules through our x86asm.pl, per flavour,'
+	@echo '                  code compared with OpenSSL'"'"'s own layer'"'"'s (X86_ARGS=...)'
 	@echo '  ct-report       every AES and SHA-1 path under valgrind memcheck, key and data'
 	@echo '                  secret: clean, exposed or not covered (CT_REPORT_ARGS=...)'
 	@echo '  clean           remove build/'

@@ -48,7 +48,18 @@ use Common::CommandLine ();
 my @FLAVOURS = qw(elf elf-1 android a.out macosx coff gaswin win32n win32);
 my %SAME_AS = ('elf-1' => 'elf', android => 'elf', gaswin => 'coff');
 
-my ($program, $emitter, $output);
+my ($program, $emitter, $output, $openssl);
+
+# openssl_conventions(), called before asm_init (by the shim that puts
+# this layer behind an OpenSSL tree's crypto/perlasm/x86asm.pl, see
+# docs/x86asm-openssl.md): write what OpenSSL's own layer writes where
+# this layer's defaults differ: endbr32 at every function, only where
+# __CET__ is defined, none on the Win32 assemblers; and a change of esp
+# the CFI cannot follow ends the function's described frame rather than
+# failing (X86::Program::unknown_stack); and an object that uses
+# OPENSSL_ia32cap_P defines it (16 bytes, common), reaching it PC-relative
+# in ELF's position-independent code.
+sub openssl_conventions { $openssl = 1 }
 our ($elf, $aout, $macosx, $coff, $win32, $win32n, $masm, $pic, $sse2, $x86only);
 
 sub prog { return $program || X86::Diag::fail("asm_init has not been called") }
@@ -62,6 +73,8 @@ sub prog { return $program || X86::Diag::fail("asm_init has not been called") }
 # $sse2; other compiler flags change nothing.  A module's own switches
 # -DPREFIXNAME[=N] set $SWITCHES{NAME} to N (a number; bare: 1).
 sub asm_init {
+    # OpenSSL's older form asm_init(FLAVOUR, FILE, CPU386) names the file too.
+    splice(@_, 1, 1) if @_ == 3;
     my (undef, $cpu386, %switches) = @_;
     my $cl = command_line('Writes the ' . Common::CommandLine::module_name()
                           . " module ($0) as 32-bit x86 assembly.", %switches);
@@ -73,15 +86,21 @@ sub asm_init {
     $x86only = ($cpu386 || $cl->{keywords}{386}) ? 1 : 0;
     $sse2 = 0 if $x86only;
     ($elf, $aout, $macosx, $coff, $win32n, $masm) = map { $flavour eq $_ ? 1 : 0 } qw(elf a.out macosx coff win32n win32);
-    $win32 = $coff || $win32n || $masm;
+    # As in OpenSSL: the Win32 flavours that are not GNU as (coff is).
+    $win32 = $win32n || $masm;
     # Mach-O i386 code is always position independent; ELF and a.out when
     # asked (through the GOT).
     my $model = $macosx ? 'macho' : (($elf || $aout) && $pic) ? 'got' : 'none';
     my $class = $win32n ? 'X86::Emit::Nasm' : $masm ? 'X86::Emit::Masm' : 'X86::Emit::Gas';
     (my $file = $class) =~ s{::}{/}g;
     require "$file.pm";
-    $program = X86::Program->new(pic => $model, x86only => $x86only);
-    $emitter = $class->new(flavour => $flavour, pic => $model);
+    $program = X86::Program->new(pic => $model, x86only => $x86only,
+                                 $openssl ? (endbr => $win32 ? 'none' : 'all', endbr_cet => 1,
+                                                stop_at_unknown => 1, push_count => 1, begin_labels => 1,
+                                                common => [ 'OPENSSL_ia32cap_P', 16 ],
+                                                # elf-1 is OpenSSL's GOT-only ELF
+                                                pcrel => { OPENSSL_ia32cap_P => $cl->{flavour} ne 'elf-1' }) : ());
+    $emitter = $class->new(flavour => $flavour, pic => $model, near_jumps => $openssl);
 }
 
 # The parsed command line (exits with usage or an error line if it is bad).
@@ -171,8 +190,8 @@ sub switch_stack     { prog()->switch_stack(@_) }
 sub restore_stack    { prog()->restore_stack(@_) }
 sub wparam           { prog()->wparam(@_) }
 sub swtmp            { X86::Operand::memory(4, 4 * $_[0], 'esp') }
-sub stack_push       { prog()->insn('sub', 'esp', 4 * $_[0]) }
-sub stack_pop        { prog()->insn('add', 'esp', 4 * $_[0]) }
+sub stack_push       { prog()->insn('sub', 'esp', 4 * $_[0]); prog()->count_push(4 * $_[0]) }
+sub stack_pop        { prog()->insn('add', 'esp', 4 * $_[0]); prog()->count_push(-4 * $_[0]) }
 
 # Memory operands: (DISPLACEMENT, BASE, INDEX, SCALE).
 sub BP  { X86::Operand::memory(1, @_) }
@@ -183,6 +202,52 @@ sub QWP { X86::Operand::memory(8, @_) }
 # Indirect branches through memory.
 sub call_ptr { prog()->insn('call', @_) }
 sub jmp_ptr  { prog()->insn('jmp', @_) }
+
+# --- OpenSSL's other API names -----------------------------------------------
+# What OpenSSL's x86asm.pl offers beyond the calls above, with its meaning.
+# Other names for instructions:
+sub movb  { prog()->insn('mov', @_) }
+sub xorb  { prog()->insn('xor', @_) }
+sub rotl  { prog()->insn('rol', @_) }
+sub rotr  { prog()->insn('ror', @_) }
+sub exch  { prog()->insn('xchg', @_) }
+sub movz  { prog()->insn('movzx', @_) }
+sub halt  { prog()->insn('hlt') }
+# blindpop(REG) pops what a `call` to the label just after it pushed (the
+# position-independent call/pop); X86::Program already counts that push.
+sub blindpop { prog()->insn('pop', @_); prog()->count_push(4) }
+# movq(DST, SRC, 1): between two MMX registers as pshufw DST, SRC, 0xe4
+# (the same value; some CPUs stall on movq between MMX registers).
+sub movq {
+    my ($dst, $src, $fast) = @_;
+    return prog()->insn('pshufw', $dst, $src, 0xe4)
+        if $fast && "$dst:$src" =~ /^mm[0-7]:mm[0-7]$/;
+    prog()->insn('movq', $dst, $src);
+}
+# LB/HB(REG): the low and high byte register of eax..edx (or ax..dx).
+sub LB { return byte_register($_[0], 'l') }
+sub HB { return byte_register($_[0], 'h') }
+sub byte_register {
+    my ($reg, $half) = @_;
+    my ($x) = (defined $reg && !ref $reg ? $reg : '') =~ /^e?([a-d])x$/
+        or X86::Diag::fail("\"" . ($reg // 'undef') . "\" has no " . ($half eq 'l' ? 'low' : 'high') . " byte");
+    return "$x$half";
+}
+# Constants: a number stays a number (its size comes from the instruction).
+sub DWC { return $_[0] }
+sub BC  { return $_[0] }
+# A NUL-terminated string as bytes, 16 to a line.
+sub asciz {
+    my @bytes = (unpack('C*', $_[0] // X86::Diag::fail('asciz needs a string')), 0);
+    prog()->data(1, splice(@bytes, 0, 16)) while @bytes;
+}
+sub static_label { prog()->static_label(@_) }
+sub public_label { prog()->public_label(@_) }
+sub islabel      { prog()->islabel(@_) }
+sub endbranch    { prog()->endbranch }
+sub dataseg      { prog()->section('data') }
+sub initseg      { prog()->initseg(@_) }
+sub safeseh      { prog()->safeseh(@_) }
 
 # Run by itself, the layer only explains the command line of its modules.
 if (!caller) {

@@ -32,7 +32,9 @@ use File::Basename qw(dirname);
 use File::Path qw(make_path);
 use Getopt::Long qw(GetOptionsFromArray);
 use lib dirname(abs_path(__FILE__)) . '/lib';
-use OpensslTree qw(cached_tree tree_version find_modules module_name make_shadow);
+use PerlasmPairs qw(cached_tree tree_version modules_using module_name make_shadow xlate_shim
+                    usage_error in_path run_capture);
+$PerlasmPairs::TOOL = 'openssl-unwind';
 
 my $MACRO = 'PERLASM_WIN64_UNWIND_FROM_CFI';
 my $HANDLER = 'perlasm_win64_cfi_handler';
@@ -44,26 +46,6 @@ my %ASSEMBLE = (
     masm    => { ext => 'asm' },
 );
 
-sub usage_error { print STDERR "openssl-unwind: $_[0]\n"; exit 2 }
-
-sub in_path { my ($c) = @_; return grep { -x "$_/$c" } split /:/, ($ENV{PATH} // '') }
-
-# Runs a command in $dir (or here) with CC=gcc; returns (status, output).
-sub run_capture {
-    my ($dir, @cmd) = @_;
-    my $pid = open(my $fh, '-|') // die "fork: $!";
-    if (!$pid) {
-        open(STDERR, '>&', \*STDOUT);
-        open(STDIN, '<', '/dev/null');
-        chdir $dir or die "chdir $dir: $!\n" if defined $dir;
-        $ENV{CC} = 'gcc';
-        exec { $cmd[0] } @cmd or die "exec $cmd[0]: $!\n";
-    }
-    my $out = do { local $/; <$fh> } // '';
-    close $fh;
-    return ($?, $out);
-}
-
 # One module x flavour: { codes, handler, leaf, failed => [...], error,
 # functions => [[name, how]] }.
 sub check_one {
@@ -74,7 +56,7 @@ sub check_one {
     my $obj = "$work/$flavour/$name.o";
     unlink $asm, $obj;
     my %r = (codes => 0, handler => 0, leaf => 0, failed => [], functions => []);
-    my ($st, $log) = run_capture($shadow, $^X, $module, $flavour, "-D$MACRO", $asm);
+    my ($st, $log) = run_capture({ CC => 'gcc' }, $shadow, $^X, $module, $flavour, "-D$MACRO", $asm);
     if ($st) {
         if ($log =~ /Win64 unwind from CFI: \d+ of \d+ functions cannot be described: (.*)/) {
             $r{failed} = [ split /; /, $1 ];
@@ -91,7 +73,7 @@ sub check_one {
     }
     close $fh;
     return \%r unless $a->{cmd};
-    ($st, $log) = run_capture(undef, $a->{cmd}->($asm, $obj));
+    ($st, $log) = run_capture({ CC => 'gcc' }, undef, $a->{cmd}->($asm, $obj));
     return { %r, error => 'assemble: ' . ((grep { /\S/ } split /\n/, $log)[0] // 'failed') }
         if $st || $log =~ /\S/;
     my $foreign = foreign_handler($obj, $asm);
@@ -103,7 +85,7 @@ sub check_one {
 # relocations name (a handler of the module's own), or undef.
 sub foreign_handler {
     my ($obj) = @_;
-    my (undef, $out) = run_capture(undef, 'objdump', '-r', '-j', '.xdata', $obj);
+    my (undef, $out) = run_capture({ CC => 'gcc' }, undef, 'objdump', '-r', '-j', '.xdata', $obj);
     for my $l (split /\n/, $out) {
         next unless $l =~ /^[0-9a-f]+\s+IMAGE_REL_AMD64_\w+\s+(\S+)/;
         my $sym = $1 =~ s/[+-]0x[0-9a-f]+$//r;
@@ -129,7 +111,7 @@ sub main {
         return 0;
     }
     my $release = tree_version($src) // usage_error("$src is not an OpenSSL tree");
-    my @modules = find_modules($src);
+    my @modules = modules_using($src, qr/x86_64-xlate\.pl/, qr/^x86_64-xlate\.pl$/);
     if (defined $opt{modules}) {
         my %by_name = map { (module_name($_) => $_) } @modules;
         @modules = map { $by_name{$_} // usage_error("unknown module '$_'") } split /,/, $opt{modules};
@@ -137,7 +119,8 @@ sub main {
     make_path($opt{work});
     my $work = abs_path($opt{work});
     make_path("$work/$_") for @flavours;
-    make_shadow($src, "$work/shadow", abs_path("$tools/../perlasm/x86_64-xlate.pl"));
+    my $ours = abs_path("$tools/../perlasm/x86_64-xlate.pl");
+    make_shadow($src, "$work/shadow", 'crypto/perlasm/x86_64-xlate.pl', xlate_shim($ours));
     STDOUT->autoflush(1);
     print '1..', @modules * @flavours, "\n" if $opt{tap};
     my (%total, $bad, $n);

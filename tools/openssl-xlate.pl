@@ -44,13 +44,13 @@ use strict;
 use warnings;
 use Cwd qw(abs_path getcwd);
 use File::Basename qw(basename dirname);
-use File::Path qw(make_path remove_tree);
-use File::Spec;
+use File::Path qw(make_path);
 use Getopt::Long qw(GetOptionsFromArray);
 use lib dirname(abs_path(__FILE__)) . '/lib';
-use OpensslTree qw(find_modules module_name);
-use lib dirname(abs_path($0)) . '/../support/perl';
-use Slurp qw(slurp);
+use PerlasmPairs qw(run_capture in_path slurp usage_error cached_tree tree_version
+                    make_shadow first_difference check_all modules_using build_one
+                    module_name pick_modules work_dir disassembly xlate_shim);
+$PerlasmPairs::TOOL = 'openssl-xlate';
 
 # Assembler command per flavour ($_[0] source, $_[1] object), with the
 # flavour's disassembler.
@@ -72,49 +72,6 @@ sub flavour_tools {
     };
 }
 
-sub usage_error {
-    print STDERR "openssl-xlate: $_[0]\n";
-    exit 2;
-}
-
-sub in_path {
-    my ($cmd) = @_;
-    return grep { -x "$_/$cmd" } split /:/, ($ENV{PATH} // '');
-}
-
-# Runs a command, stdin from $in (a file) or /dev/null; returns (status,
-# combined stdout+stderr).
-sub run_capture {
-    my ($env, $dir, @cmd) = @_;
-    my $pid = open(my $fh, '-|');
-    die "fork: $!" unless defined $pid;
-    if ($pid == 0) {
-        open(STDERR, '>&', \*STDOUT);
-        open(STDIN, '<', '/dev/null');
-        chdir $dir or die "chdir $dir: $!" if defined $dir;
-        @ENV{ keys %$env } = values %$env;
-        exec { $cmd[0] } @cmd or die "exec $cmd[0]: $!\n";
-    }
-    local $/;
-    my $out = <$fh> // '';
-    close $fh;
-    return ($?, $out);
-}
-
-# A symlink mirror of the source tree in which crypto/perlasm/x86_64-xlate.pl
-# is a two-line shim that execs our translator.
-sub make_shadow {
-    my ($src, $shadow, $ours) = @_;
-    remove_tree($shadow);
-    my ($st, $out) = run_capture({}, undef, 'cp', '-rs', $src, $shadow);
-    usage_error("cannot mirror $src into $shadow: $out") if $st;
-    my $shim = "$shadow/crypto/perlasm/x86_64-xlate.pl";
-    unlink $shim;
-    open(my $fh, '>', $shim) or usage_error("cannot write $shim: $!");
-    print $fh "#!/usr/bin/env perl\nexec(\$^X, '$ours', \@ARGV) or die \"exec $ours: \$!\\n\";\n";
-    close $fh;
-}
-
 # The instruction stream of an object: disassembly without addresses'
 # file header.  One intended difference is taken out: on nasm every label
 # is an object symbol, so the boundaries of our Win64 unwind regions
@@ -131,38 +88,10 @@ sub make_shadow {
 # .rodata, with the same offset.
 sub instructions {
     my ($dis, $obj, $flavour) = @_;
-    my ($st, $out) = run_capture({}, undef, $dis->($obj));
-    return (undef, "disassembly failed: $out") if $st;
-    my $symbols_too = $flavour eq 'nasm';
-    my @lines = grep { !/file format/ && /\S/ && !/^[0-9a-f]+ <L\$(?:unwind|end)_\d+>:$/
-                       && !($symbols_too && /^[0-9a-f]+ <[^<>]*>:$/) }
-                split /\n/, $out;
-    s/^(\s+[0-9a-f]+:.*?)\s*<[^<>]*>/$1/ for @lines;
-    s/^(\s+[0-9a-f]+: IMAGE_REL_AMD64_\w+\s+)\.rodata$/$1.rdata/ for @lines;
-    return (\@lines, '');
-}
-
-# Generate, assemble and disassemble one module x flavour in $root.
-# Returns (instructions, error, stages passed: 0 none, 1 translated,
-# 2 assembled too).
-sub build_one {
-    my ($root, $module, $flavour, $tools, $out_base) = @_;
-    my $t = $tools->{$flavour};
-    my $asm = "$out_base.$t->{ext}";
-    my $obj = "$out_base.o";
-    unlink $asm, $obj;
-    my ($st, $log) = run_capture({ CC => 'gcc' }, $root, $^X, $module, $flavour, $asm);
-    if ($st || !-s $asm) {
-        my ($first) = grep { /\S/ } split /\n/, $log;
-        return (undef, 'translate: ' . ($first // "exit status " . ($st >> 8)), 0);
-    }
-    return (undef, "translate: warning: " . (split /\n/, $log)[0], 0) if $log =~ /\S/;
-    ($st, $log) = run_capture({}, undef, $t->{as}->($asm, $obj));
-    if ($st || $log =~ /\S/) {
-        my ($first) = grep { /\S/ } split /\n/, $log;
-        return (undef, 'assemble: ' . ($first // 'failed'), 1);
-    }
-    return (instructions($t->{dis}, $obj, $flavour), 2);
+    my $drop = $flavour eq 'nasm' ? qr/^/ : qr/ <L\$(?:unwind|end)_\d+>:$/;
+    my ($lines, $err) = disassembly([ $dis->($obj) ], $drop);
+    s/^(\s+[0-9a-f]+: IMAGE_REL_AMD64_\w+\s+)\.rodata$/$1.rdata/ for @{ $lines // [] };
+    return ($lines, $err);
 }
 
 # The promises our layer makes for every output: the same bytes from a
@@ -182,21 +111,6 @@ sub our_promises {
     return undef;
 }
 
-# MODULE -> FLAVOUR -> reason, from --expect's rows.
-sub read_expect {
-    my ($file) = @_;
-    my %todo;
-    open(my $fh, '<', $file) or usage_error("--expect $file: $!");
-    while (my $l = <$fh>) {
-        next if $l =~ /^\s*(#|$)/;
-        my ($m, $fl, $kind, $why) = $l =~ /^(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/
-            or usage_error("$file:$.: want MODULE FLAVOURS todo REASON");
-        usage_error("$file:$.: unknown kind '$kind' (todo)") unless $kind eq 'todo';
-        $todo{$m}{$_} = $why for $fl eq '*' ? qw(elf macosx mingw64 nasm) : split /,/, $fl;
-    }
-    return \%todo;
-}
-
 # One module x flavour: (stages our side passed, as build_one counts
 # them; the reason it differs from OpenSSL's, undef when it does not; why
 # it cannot be compared here, if so).  When the assembler here refuses
@@ -207,8 +121,10 @@ sub check_pair {
     my ($src, $shadow, $work, $tools, $module, $flavour) = @_;
     my $name = module_name($module);
     make_path("$work/openssl/$flavour", "$work/ours/$flavour");
-    my ($ref, $err_ref, $ref_stages) = build_one($src, $module, $flavour, $tools, "$work/openssl/$flavour/$name");
-    my ($got, $err, $stages) = build_one($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name");
+    my @side = ([ $module, $flavour ], $tools->{$flavour});
+    my $listing = sub { instructions($tools->{$flavour}{dis}, $_[0], $flavour) };
+    my ($ref, $err_ref, $ref_stages) = build_one($src, @side, "$work/openssl/$flavour/$name", $listing, 'translate');
+    my ($got, $err, $stages) = build_one($shadow, @side, "$work/ours/$flavour/$name", $listing, 'translate');
     if (!$ref) {
         return ($stages, "OpenSSL's own translator: $err_ref") unless $ref_stages == 1 && $stages >= 1;
         return ($stages, undef, "the assembler here refuses OpenSSL's own output ($err_ref)");
@@ -216,67 +132,6 @@ sub check_pair {
     return ($stages, $err) unless $got;
     return (2, first_difference($ref, $got)
                // our_promises($shadow, $module, $flavour, $tools, "$work/ours/$flavour/$name"));
-}
-
-# Every pair, the modules spread over $jobs processes; returns
-# [module, flavour, reason-or-undef, stages, skip-reason-or-undef] in order.
-sub check_all {
-    my ($jobs, $pairs, @args) = @_;
-    my @slots = map { [] } 1 .. $jobs;
-    push @{ $slots[$_ % $jobs] }, $_ for 0 .. $#$pairs;
-    my %result;
-    my @kids;
-    for my $slot (grep { @$_ } @slots) {
-        my $pid = open(my $fh, '-|') // die "fork: $!";
-        if (!$pid) {
-            for my $i (@$slot) {
-                my ($stages, $why, $skip) = check_pair(@args, @{ $pairs->[$i] });
-                print join("\t", $i, $stages, map { defined $_ ? s/\s+/ /gr : '' } $why, $skip), "\n";
-            }
-            exit 0;
-        }
-        push @kids, $fh;
-    }
-    for my $fh (@kids) {
-        while (my $l = <$fh>) {
-            chomp $l;
-            my ($i, $stages, $why, $skip) = split /\t/, $l, 4;
-            $result{$i} = [ length $why ? $why : undef, $stages, length $skip ? $skip : undef ];
-        }
-        close $fh;
-    }
-    return map { [ @{ $pairs->[$_] }, @{ $result{$_} // [ 'no result (a worker died)', 0 ] } ] }
-           0 .. $#$pairs;
-}
-
-# The cached tree of OpenSSL $version, as tools/openssl-source.sh --cached
-# names it: (path) or (undef, how to fetch it).
-sub cached_tree {
-    my ($here, $version) = @_;
-    my ($st, $out) = run_capture({}, undef, 'sh', "$here/openssl-source.sh", '--cached', $version);
-    chomp $out;
-    return $out unless $st;
-    usage_error("tools/openssl-source.sh --cached $version failed (exit " . ($st >> 8) . "): $out")
-        if $st >> 8 != 2;
-    return (undef, $out =~ s/^openssl-source: //r);
-}
-
-# MAJOR.MINOR.PATCH from a tree's VERSION.dat, or undef.
-sub tree_version {
-    my $text = slurp("$_[0]/VERSION.dat") // return undef;
-    my %v = $text =~ /^(MAJOR|MINOR|PATCH)=(\d+)$/mg;
-    return 3 == grep({ defined } @v{qw(MAJOR MINOR PATCH)}) ? "$v{MAJOR}.$v{MINOR}.$v{PATCH}" : undef;
-}
-
-sub first_difference {
-    my ($a, $b) = @_;
-    my $n = @$a > @$b ? @$a : @$b;
-    for my $i (0 .. $n - 1) {
-        my ($x, $y) = ($a->[$i] // '<end>', $b->[$i] // '<end>');
-        next if $x eq $y;
-        return "code differs at line " . ($i + 1) . ": OpenSSL '$x', ours '$y'";
-    }
-    return undef;
 }
 
 sub main {
@@ -324,21 +179,15 @@ sub main {
         usage_error("$f needs @absent, which is not installed") unless $opt{tap};
         $missing{$f} = "@absent not installed";
     }
-    my @all = find_modules($src);
-    my @modules = @all;
-    if (defined $opt{modules}) {
-        my %by_name = map { (module_name($_) => $_, $_ => $_) } @all;
-        @modules = map { $by_name{$_} // usage_error("unknown module '$_'") } split /,/, $opt{modules};
-    }
-
-    my $work = $opt{work};
-    make_path($work);
-    $work = abs_path($work);
+    my @all = modules_using($src, qr/x86_64-xlate\.pl/, qr/^x86_64-xlate\.pl$/);
+    my @modules = pick_modules(\@all, $opt{modules});
+    my $work = work_dir($opt{work});
     my $shadow = "$work/shadow";
-    make_shadow($src, $shadow, $ours);
+    make_shadow($src, $shadow, 'crypto/perlasm/x86_64-xlate.pl', xlate_shim($ours));
 
     my @pairs = map { my $m = $_; map { [ $m, $_ ] } grep { !$missing{$_} } @flavours } @modules;
-    my @results = check_all($opt{jobs}, \@pairs, $src, $shadow, $work, $tools);
+    my @results = check_all($opt{jobs}, \@pairs,
+                            sub { check_pair($src, $shadow, $work, $tools, @_) });
     my ($pass, $total, $translated, $assembled, $skipped) = (0, 0, 0, 0, 0);
     my $n = 0;
     STDOUT->autoflush(1);

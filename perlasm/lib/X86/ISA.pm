@@ -43,7 +43,8 @@ add('gpr', [2], qw(mov add adc sub sbb and or xor cmp test xchg
 add('gpr', [2, 3], qw(imul));
 add('gpr', [1, 2], qw(shl shr sar rol ror rcl rcr sal));
 add('gpr', [3], qw(shld shrd));
-add('gpr', [1], qw(not neg inc dec mul div idiv push pop bswap));
+add('gpr', [3], qw(andn rorx));                  # BMI1, BMI2
+add('gpr', [1], qw(not neg inc dec mul div idiv push pop bswap rdrand rdseed));
 add('gpr', [2], qw(lea));
 add('gpr', [1], map { "set$_" } @CC);
 add('gpr', [2], map { "cmov$_" } @CC);
@@ -51,7 +52,7 @@ add('ext', [2], qw(movzx movsx));
 add('branch', [1], qw(jmp call), (map { "j$_" } @CC), qw(jecxz loop));
 add('plain', [0], qw(ret nop cdq cwde cld std clc stc cmc pushf popf pushfd
                      popfd cpuid rdtsc endbr32 leave lahf sahf int3 ud2 lfence
-                     mfence sfence pause));
+                     mfence sfence pause hlt));
 add('plain', [0], qw(rep_movsb rep_movsd rep_stosb rep_stosd));
 add('gpr', [1], qw(prefetcht0 prefetcht1 prefetcht2 prefetchnta clflush));
 add('vec', [0], qw(emms));
@@ -76,7 +77,8 @@ add('vec', [0], qw(vzeroupper vzeroall));
 add('vec', [2], qw(vmovdqa vmovdqu vbroadcasti128 vmovd));
 add('vec', [3], qw(vpxor vpor vpand vpaddd vpaddq vpsubd vpshufb vpsrld vpslld vpsrldq vpslldq
                    vpsrlq vpsllq vpsrad vpshufd vpunpcklqdq vpunpckhqdq vpcmpgtd
-                   vaesenc vaesenclast vaesdec vaesdeclast vextracti128 vpermq));
+                   vaesenc vaesenclast vaesdec vaesdeclast vextracti128 vpermq
+                   vpmuludq vpunpckhdq vpunpckldq vprotd));
 add('vec', [4], qw(vpalignr vinserti128 vperm2i128 vpblendd vpinsrd));
 add('vec', [3], qw(pshufd pshufw pshuflw pshufhw shufps shufpd palignr
                    pinsrw pextrw pinsrd pextrd pclmulqdq aeskeygenassist

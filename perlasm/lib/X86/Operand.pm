@@ -34,7 +34,7 @@ sub num_value { my ($t) = @_; return $t =~ /^0x/i ? hex($t) : 0 + $t }
 # of numbers, labels and symbols ("16", "-8", ".L001tbl-.L002pic+4").
 sub parse_disp {
     my ($d) = @_;
-    return [] if !defined $d || $d eq '';
+    return [] if !defined $d || $d =~ /^\s*$/;
     return [ @$d ] if ref $d eq 'ARRAY';
     fail("a displacement cannot be a " . ref($d)) if ref $d;
     my $s = $d;

@@ -31,7 +31,16 @@ my %SHIFT = map { $_ => 1 } qw(shl shr sar sal rol ror rcl rcr shld shrd);
 my %FIXED_SIZE = map { $_ => 1 } (qw(lea bswap clflush prefetcht0 prefetcht1
     prefetcht2 prefetchnta), map { "set$_" } @CC);
 
-# new(pic => 'none'|'got'|'macho', x86only => bool)
+# new(pic => 'none'|'got'|'macho', x86only => bool[, endbr => 'public'|
+#     'all'|'none', endbr_cet => bool]): endbr32 at public functions (the
+#     default), at every function or none; endbr_cet: each one only where
+#     __CET__ is defined (OpenSSL's conventions); stop_at_unknown: see
+#     unknown_stack; common => [SYMBOL, SIZE]: an object that uses SYMBOL
+#     defines it as a common symbol of SIZE bytes (as OpenSSL's objects
+#     define OPENSSL_ia32cap_P); pcrel => {SYMBOL => 1}: picmeup reaches
+#     SYMBOL PC-relative where the GOT would be used; push_count: &wparam
+#     counts as OpenSSL's layer does (count_push); begin_labels: see
+#     begin_label.
 sub new {
     my ($class, %opt) = @_;
     return bless { %opt, st => [], labelno => 0, func => undef,
@@ -72,10 +81,47 @@ sub set_label {
     my $l = $self->entry($name, 1);
     fail("label \"$name\" is defined twice (first at $l->{defined})") if $l->{defined};
     $l->{defined} = source_line();
-    $self->align($align) if $align;
-    $self->emit(k => 'label', name => $l->{id});
+    $self->align($align) if $align && $align > 1;
+    # call L; L: (the position-independent call/pop): control reaches L
+    # only through the call, with its return address pushed.
+    if ($self->{func} && ($self->{func}{called} // '') eq $l->{id}) {
+        $self->set_depth($self->{func}{cfa} + 4);
+        delete $self->{func}{called};
+    }
+    $self->emit(k => 'label', name => $l->{id}, public => $l->{public});
     $self->arrive($l->{id}) if $self->{func};
     return $l->{id};
+}
+
+# static_label(NAME): a label of the file, not of the function being
+# written: every function's &label(NAME) and &set_label(NAME) mean it.
+sub static_label {
+    my ($self, $name) = @_;
+    fail("a label name must be a word, not \"" . ($name // 'undef') . "\"")
+        unless defined $name && !ref $name && $name =~ /^\w+$/;
+    my $file = $self->{file_labels} //= {};
+    return ($file->{$name} //= { id => sprintf('.L%03d%s', $self->{labelno}++, $name),
+                                  first_use => source_line() })->{id};
+}
+
+# public_label(NAME): a label of the file that is also a global symbol
+# (a table other objects use); set_label(NAME) places it.
+sub public_label {
+    my ($self, $name) = @_;
+    fail("bad symbol name \"" . ($name // 'undef') . "\"") unless defined $name && $name =~ /^[A-Za-z_]\w*$/;
+    my $file = $self->{file_labels} //= {};
+    fail("public_label(\"$name\"): the label is already in use") if $file->{$name};
+    $file->{$name} = { id => $name, public => 1, first_use => source_line() };
+    $self->emit(k => 'public', name => $name);
+    return $name;
+}
+
+# islabel(TEXT): TEXT if it is a label this file handed out, else undef.
+sub islabel {
+    my ($self, $text) = @_;
+    return undef unless is_label_name($text);
+    my @scopes = ($self->{file_labels} // {}, $self->{func} ? $self->{func}{labels} : ());
+    return (grep { $_->{id} eq $text } map { values %$_ } @scopes) ? $text : undef;
 }
 
 # --- stack depth and CFI --------------------------------------------------------
@@ -84,7 +130,9 @@ sub cfi { my ($self, %s) = @_; $self->emit(k => 'cfi', %s) }
 sub set_depth {
     my ($self, $cfa) = @_;
     my $f = $self->{func};
-    fail("the stack pointer moves above the return address (CFA offset $cfa)") if $cfa < 4;
+    return if $f->{untracked};
+    return $self->unknown_stack("the stack pointer moves above the return address (CFA offset $cfa)")
+        if $cfa < 4;
     return if $cfa == $f->{cfa};
     $f->{cfa} = $cfa;
     $f->{below} = {};
@@ -95,6 +143,22 @@ sub set_depth {
         return;
     }
     $self->cfi(op => 'cfa', offset => $cfa);
+}
+
+# A change of esp the layer cannot follow (a stack realigned with and, esp
+# loaded from another register, depths that disagree at a label): an error,
+# or under stop_at_unknown (OpenSSL's conventions: its modules carry no
+# CFI of their own) the end of the function's tracked frame.  From there
+# to the function's end its CFI says the return address is unknown
+# (DW_CFA_undefined of eip, so an unwinder stops rather than guess) and
+# no depth is checked (see track_untracked).
+sub unknown_stack {
+    my ($self, $why) = @_;
+    my $f = $self->{func};
+    fail($why) unless $self->{stop_at_unknown} && !$f->{sw};
+    return if $f->{untracked};
+    $f->{untracked} = source_line() . " ($why)";
+    $self->cfi(op => 'undefined', reg => 'eip');
 }
 
 # --- stack switching ----------------------------------------------------------
@@ -149,6 +213,10 @@ sub arrive {
     my $f = $self->{func};
     my $seen = $f->{at_label}{$id};
     $f->{below} = {};
+    if ($f->{untracked}) {
+        $f->{dead} = 0;
+        return;
+    }
     if ($f->{dead}) {
         if ($seen) {
             $self->adopt($seen);
@@ -183,8 +251,9 @@ sub branch_to {
     my $f = $self->{func};
     my $seen = $f->{at_label}{$id};
     my $sw = $f->{sw} ? "switched at $f->{sw}{where}" : 'not switched';
+    return if $f->{untracked};
     if ($seen && $seen->{cfa} != $f->{cfa}) {
-        fail("stack depth differs at $id: $f->{cfa} bytes here, $seen->{cfa} at $seen->{where}");
+        return $self->unknown_stack("stack depth differs at $id: $f->{cfa} bytes here, $seen->{cfa} at $seen->{where}");
     }
     if ($seen && $seen->{sw} ne $sw) {
         fail("stack switching differs at $id: $sw here, $seen->{sw} at $seen->{where}");
@@ -239,6 +308,9 @@ sub track {
     my ($self, $mn, @ops) = @_;
     my $f = $self->{func} or return;
     my $dst = $ops[0];
+    $f->{pushed} += 4 if $mn =~ /^push(?:fd?)?$/;
+    $f->{pushed} -= 4 if $mn =~ /^pop(?:fd?)?$/;
+    return $self->track_untracked($mn, $dst) if $f->{untracked};
     my $is_esp = sub { $_[0] && $_[0]{type} eq 'reg' && $_[0]{reg} =~ /^e?sp$/ };
     $self->below_esp($mn, @ops);
     if ($mn eq 'mov' && $dst->{type} eq 'reg' && $dst->{reg} eq 'ebp' && $is_esp->($ops[1])) {
@@ -256,7 +328,7 @@ sub track {
             $self->cfi(op => 'offset', reg => $dst->{reg}, offset => -$f->{cfa});
         }
     } elsif ($mn eq 'pop' || $mn eq 'popf' || $mn eq 'popfd') {
-        fail("pop of esp is not supported") if $is_esp->($dst);
+        return $self->unknown_stack("pop of esp is not supported") if $is_esp->($dst);
         my $r = $dst && $dst->{type} eq 'reg' ? $dst->{reg} : '';
         my $restores = $r && !$f->{sw} && ($f->{saved}{$r} // -1) == $f->{cfa};
         $self->set_depth($f->{cfa} - 4);
@@ -265,29 +337,30 @@ sub track {
             $self->cfi(op => 'restore', reg => $r);
         }
     } elsif (($mn eq 'sub' || $mn eq 'add') && $is_esp->($dst)) {
-        fail("$mn esp needs an immediate for the CFI to follow it")
+        return $self->unknown_stack("$mn esp needs an immediate for the CFI to follow it")
             unless $ops[1]{type} eq 'imm';
         $self->set_depth($f->{cfa} + ($mn eq 'sub' ? 1 : -1) * $ops[1]{value});
     } elsif ($mn eq 'lea' && $is_esp->($dst)) {
         my $n = esp_offset($ops[1]);
-        fail("lea esp needs [esp+constant] for the CFI to follow it") unless defined $n;
+        return $self->unknown_stack("lea esp needs [esp+constant] for the CFI to follow it") unless defined $n;
         $self->set_depth($f->{cfa} - $n);
     } elsif ($is_esp->($dst) && $mn !~ /^(cmp|test|bt|push)$/) {
-        fail("$mn changes esp in a way the CFI cannot follow (use push/pop, add/sub/lea with a constant)");
+        return $self->unknown_stack("$mn changes esp in a way the CFI cannot follow (use push/pop, add/sub/lea with a constant)");
     } elsif ($mn eq 'xchg' && $is_esp->($ops[1])) {
-        fail("xchg with esp is not supported");
+        return $self->unknown_stack("xchg with esp is not supported");
     }
     fail("ret while the stack is switched (at $f->{sw}{where}): restore_stack first")
         if $mn eq 'ret' && $f->{sw};
     if ($mn eq 'ret' && !$f->{dead} && $f->{cfa} != $f->{ret_depth}) {
         my $n = $f->{cfa} - $f->{ret_depth};
-        fail("ret with $n bytes " . ($n > 0 ? 'still on the stack above the return address'
-                                            : 'popped beyond the return address'));
+        $self->unknown_stack("ret with $n bytes " . ($n > 0 ? 'still on the stack above the return address'
+                                                           : 'popped beyond the return address'));
     }
     if ($mn eq 'jmp' || $mn eq 'ret') {
         $self->branch_to($dst->{name}) if $dst && $dst->{type} eq 'label';
         $f->{dead} = 1;
     } elsif ($dst && $dst->{type} eq 'label' && $mn eq 'call') {
+        $f->{called} = $dst->{name};
         # A local subroutine starts with the return address pushed.
         local $f->{cfa} = $f->{cfa} + 4;
         local $f->{ret_depth} = $f->{cfa};
@@ -295,6 +368,14 @@ sub track {
     } elsif ($dst && $dst->{type} eq 'label') {
         $self->branch_to($dst->{name});
     }
+}
+
+# After unknown_stack only the flow is followed (where code ends); &wparam
+# then counts as OpenSSL's does (count_push).
+sub track_untracked {
+    my ($self, $mn, $dst) = @_;
+    my $f = $self->{func};
+    $f->{dead} = 1 if $mn eq 'jmp' || $mn eq 'ret';
 }
 
 # N for a memory operand [esp+N] with a constant N, else undef.
@@ -332,6 +413,13 @@ sub below_esp {
 sub insn {
     my ($self, $mn, @args) = @_;
     my $info = mnemonic_info($mn) or fail("unknown instruction \"$mn\"");
+    # Under begin_labels &call(NAME) means the label NAME where there is
+    # one (of the function or the file), as in OpenSSL's layer.
+    if ($self->{begin_labels} && $mn eq 'call' && @args == 1 && !ref $args[0] && $args[0] =~ /^\w+$/) {
+        my ($l) = grep { $_ } map { ($_ // {})->{ $args[0] } }
+                  ($self->{func} ? $self->{func}{labels} : undef), $self->{file_labels};
+        $args[0] = $l->{id} if $l;
+    }
     fail("$mn takes " . join(' or ', @{ $info->{counts} }) . " operands, not " . scalar(@args))
         unless grep { $_ == @args } @{ $info->{counts} };
     my @ops = map { operand($_, $info->{kind} eq 'branch') } @args;
@@ -349,6 +437,7 @@ sub insn {
             for grep { $_->{type} =~ /^(label|symbol)$/ } @ops;
     }
     my %s = (k => 'insn', mn => $mn, kind => $info->{kind}, ops => \@ops);
+    delete $self->{func}{called} if $self->{func};
     if ($info->{kind} eq 'gpr' && !$FIXED_SIZE{$mn}) {
         my @sized = grep { $_->{type} eq 'reg' } ($SHIFT{$mn} ? @ops[0 .. ($mn =~ /^shld|shrd$/ ? 1 : 0)] : @ops);
         if (!@sized) {
@@ -365,6 +454,9 @@ sub insn {
     }
     $self->emit(%s);
     $self->track($mn, @ops);
+    # Whether an instruction since the last jmp or ret can fall through
+    # (labels and data after a ret, as in a table, cannot).
+    $self->{func}{live} = !$self->{func}{dead} if $self->{func};
 }
 
 # --- functions ------------------------------------------------------------------
@@ -376,12 +468,58 @@ sub function_begin_B {
     # A leading underscore makes a private (file-local) function, as in
     # OpenSSL's layer.
     $self->emit(k => 'func', name => $name, private => ($name =~ /^_/ ? 1 : 0));
-    $self->{func} = { name => $name, labels => {}, cfa => 4, saved => {}, at_label => {},
+    $self->{func} = { name => $name, labels => {}, cfa => 4, pushed => 4, saved => {}, at_label => {},
                       dead => 0, ret_depth => 4, frame => undef, begun => source_line() };
+    $self->begin_label($name) if $self->{begin_labels};
     $self->cfi(op => 'startproc');
     # An indirect-branch target under CET (IBT).  A private function is
-    # only reached by direct calls from this file, so it needs none.
-    $self->insn('endbr32') unless $name =~ /^_/;
+    # only reached by direct calls from this file, so it needs none (under
+    # OpenSSL's conventions every function has one, see new).
+    my $endbr = $self->{endbr} // 'public';
+    $self->endbranch if $endbr eq 'all' || ($endbr eq 'public' && $name !~ /^_/);
+}
+
+# Under begin_labels (see new), as in OpenSSL's layer: &label(FUNCTION)
+# and &call(FUNCTION) after the function's start mean a local label at its
+# entry (a direct call, never through the PLT); for a private function,
+# its symbol.
+sub begin_label {
+    my ($self, $name) = @_;
+    my $file = $self->{file_labels} //= {};
+    return if $file->{$name};
+    if ($name =~ /^_/) {
+        $file->{$name} = { id => $name, public => 1, defined => source_line() };
+        return;
+    }
+    my $l = $file->{$name} = { id => sprintf('.L%03d_%s_begin', $self->{labelno}++, $name),
+                               defined => source_line(), begin => 1 };
+    $self->emit(k => 'label', name => $l->{id});
+}
+
+# endbr32 here; under OpenSSL's conventions only where __CET__ is defined
+# (X86::Emit::Gas) and not at all where its layer writes none (nasm).
+sub endbranch {
+    my ($self) = @_;
+    return if ($self->{endbr} // '') eq 'none';
+    $self->insn('endbr32');
+    $self->{st}[-1]{cet} = 1 if $self->{endbr_cet};
+}
+
+# initseg(FUNCTION): FUNCTION runs when the program or library is loaded
+# (X86::Emit::* registers it as the object format does).
+sub initseg {
+    my ($self, $name) = @_;
+    fail("bad symbol name \"" . ($name // 'undef') . "\"") unless defined $name && $name =~ /^[A-Za-z_]\w*$/;
+    $self->{initseg} = $name;
+}
+sub initseg_function { return $_[0]{initseg} }
+
+# safeseh(HANDLER): a Win32 structured exception handler the image's
+# SAFESEH table lists (nasm only: other flavours register none).
+sub safeseh {
+    my ($self, $name) = @_;
+    fail("bad symbol name \"" . ($name // 'undef') . "\"") unless defined $name && $name =~ /^[A-Za-z_]\w*$/;
+    $self->emit(k => 'safeseh', name => $name);
 }
 
 sub function_begin {
@@ -398,10 +536,10 @@ sub epilogue {
         if $f->{sw};
     # The four pops then the ret need the depth function_begin left.
     my $n = $f->{cfa} - (4 + 4 * 4);
-    fail("$what with $n bytes still pushed above the registers of function_begin")
-        if !$f->{dead} && $n > 0;
-    fail("$what with " . -$n . " bytes of the registers of function_begin already popped")
-        if !$f->{dead} && $n < 0;
+    $self->unknown_stack("$what with $n bytes still pushed above the registers of function_begin")
+        if !$f->{dead} && !$f->{untracked} && $n > 0;
+    $self->unknown_stack("$what with " . -$n . " bytes of the registers of function_begin already popped")
+        if !$f->{dead} && !$f->{untracked} && $n < 0;
     $self->insn('pop', $_) for qw(edi esi ebx ebp);
     $self->insn('ret');
 }
@@ -411,11 +549,12 @@ sub epilogue {
 sub function_end_A {
     my ($self) = @_;
     my $f = $self->{func} or fail("function_end_A outside a function");
-    my %keep = (cfa => $f->{cfa}, saved => { %{ $f->{saved} } }, frame => $f->{frame});
+    my %keep = (cfa => $f->{cfa}, saved => { %{ $f->{saved} } }, frame => $f->{frame},
+                pushed => $f->{pushed});
     $self->cfi(op => 'remember');
     $self->epilogue('function_end_A');
     $self->cfi(op => 'restore_state');
-    @$f{qw(cfa saved frame)} = @keep{qw(cfa saved frame)};
+    @$f{qw(cfa saved frame pushed)} = @keep{qw(cfa saved frame pushed)};
 }
 
 sub function_end_B {
@@ -425,7 +564,7 @@ sub function_end_B {
     fail("function $name ends with the stack switched (at $f->{sw}{where})") if $f->{sw} && !$f->{dead};
     fail("function $name runs off its end: no ret or jmp before function_end_B"
          . ($f->{pushed_four} ? " (function_begin's registers are still pushed; "
-            . "function_end pops them and returns)" : '')) unless $f->{dead};
+            . "function_end pops them and returns)" : '')) unless $f->{dead} || !$f->{live};
     # Labels used here but not set: file-level ones (checked in finish).
     for my $l (sort keys %{ $f->{labels} }) {
         my $lab = $f->{labels}{$l};
@@ -455,7 +594,17 @@ sub wparam {
     fail("wparam needs an argument number") unless defined $n && $n =~ /^\d+$/;
     fail("wparam after switch_stack (at $self->{func}{sw}{where}): the arguments are not at a known esp offset")
         if $self->{func} && $self->{func}{sw};
-    return memory(4, $self->depth('wparam') + 4 * $n, 'esp');
+    my $depth = $self->depth('wparam');
+    $depth = $self->{func}{pushed} if $self->{push_count} || $self->{func}{untracked};
+    return memory(4, $depth + 4 * $n, 'esp');
+}
+
+# OpenSSL's &wparam counts only what push, pop, stack_push and
+# stack_pop move (from 4 at the function's entry); under push_count (see
+# new) this layer's &wparam does the same, so its offsets are OpenSSL's.
+sub count_push {
+    my ($self, $bytes) = @_;
+    $self->{func}{pushed} += $bytes if $self->{func};
 }
 
 # --- data, sections -----------------------------------------------------------
@@ -477,7 +626,9 @@ sub data {
     my ($self, $size, @values) = @_;
     fail("no data values") unless @values;
     my @v;
-    for my $v (@values) {
+    # A value may be a comma-joined list of them (OpenSSL's layer pastes
+    # its arguments into one directive).
+    for my $v (map { defined && !ref && /,/ ? split(/,/) : $_ } @values) {
         my $t = parse_disp($v);
         fail("a symbol in byte or short data") if $size < 4 && grep { $_->{kind} ne 'num' } @$t;
         push @v, $t;
@@ -499,7 +650,12 @@ sub hidden {
     $self->emit(k => 'hidden', name => $name);
 }
 
-sub comment { my ($self, $text) = @_; $self->emit(k => 'comment', text => $text) }
+# comment(LINE...): each LINE a comment; none or a blank one, an empty line.
+sub comment {
+    my ($self, @lines) = @_;
+    @lines = ('') unless @lines;
+    $self->emit(k => 'comment', text => $_ // '') for @lines;
+}
 
 # --- position-independent addresses -----------------------------------------
 # picmeup(DST, SYM[, BASE, REF]): the address of SYM (a local label or a
@@ -522,17 +678,22 @@ sub picmeup {
         fail("picmeup: a reference label without a base register") if defined $ref;
         my $name = 'picmeup' . $self->{labelno};
         $ref = $self->label($name);
+        # The call leaves its return address (= REF) on the stack until
+        # the pop (set_label counts it).
         $self->insn('call', $ref);
-        # The call leaves its return address (= REF) on the stack until the pop.
-        $self->set_depth($self->{func}{cfa} + 4);
         $self->set_label($name);
         $self->insn('pop', $dst);
+        $self->count_push(4);    # as OpenSSL's blindpop: the call was not counted
         $base = $dst;
     }
     fail("picmeup: the reference must be a label from &label") unless is_label_name($ref);
     my @minus_ref = ({ sign => -1, kind => 'label', value => $ref });
     if ($local) {
         $self->insn('lea', $dst, memory(4, [ { sign => 1, kind => 'label', value => $sym }, @minus_ref ], $base));
+    } elsif ($self->{pic} eq 'got' && $self->{pcrel}{$sym}) {
+        # Defined in this object (a common symbol, see new): reached
+        # PC-relative, without the GOT.
+        $self->insn('lea', $dst, memory(4, [ { sign => 1, kind => 'sym', value => $sym }, @minus_ref ], $base));
     } elsif ($self->{pic} eq 'got') {
         $self->insn('lea', $dst, memory(4, [ { sign => 1, kind => 'gotpc', value => $ref } ], $base));
         $self->insn('mov', $dst, memory(4, [ { sign => 1, kind => 'got', value => $sym } ], $dst));

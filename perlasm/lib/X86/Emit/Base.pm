@@ -24,6 +24,27 @@ sub render {
     return $out . $self->footer;
 }
 
+# Whether the program refers to global symbol $name (in an operand, data
+# or an extern declaration).
+sub uses_symbol {
+    my ($self, $name) = @_;
+    for my $s (@{ $self->{program}->statements }) {
+        return 1 if $s->{k} eq 'extern' && $s->{name} eq $name;
+        my @terms = $s->{k} eq 'data' ? map { @$_ } @{ $s->{values} }
+                  : $s->{k} eq 'insn' ? map { @{ $_->{disp} // [] } } @{ $s->{ops} } : ();
+        return 1 if grep { $_->{kind} =~ /^(?:sym|got|nlptr)$/ && $_->{value} eq $name } @terms;
+    }
+    return 0;
+}
+
+# [SYMBOL, SIZE] when this object is to define SYMBOL as a common symbol
+# (X86::Program's common option), else undef.
+sub common_symbol {
+    my ($self) = @_;
+    my $c = $self->{program}{common} or return undef;
+    return $self->uses_symbol($c->[0]) ? $c : undef;
+}
+
 # Displacement or data TERMs as text; $name_of maps a term to its spelling.
 sub terms_text {
     my ($self, $terms) = @_;

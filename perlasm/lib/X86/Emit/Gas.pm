@@ -93,6 +93,7 @@ sub operand {
 
 sub st_insn {
     my ($self, $s) = @_;
+    return "#ifdef __CET__\n\tendbr32\n#endif\n" if $s->{cet};
     my $mn = $RENAME{ $s->{mn} } // $s->{mn};
     my @ops = @{ $s->{ops} };
     if ($s->{kind} eq 'ext') {
@@ -105,8 +106,13 @@ sub st_insn {
     return "$text\n";
 }
 
-sub st_label   { my ($self, $s) = @_; return $self->local_label($s->{name}) . ":\n" }
-sub st_comment { my ($self, $s) = @_; return "# $s->{text}\n" }
+sub st_label {
+    my ($self, $s) = @_;
+    return ($s->{public} ? $self->global($s->{name}) : $self->local_label($s->{name})) . ":\n";
+}
+sub st_public  { my ($self, $s) = @_; return "\t.globl\t" . $self->global($s->{name}) . "\n" }
+sub st_safeseh { '' }
+sub st_comment { my ($self, $s) = @_; return length $s->{text} ? "# $s->{text}\n" : "\n" }
 sub st_extern  { '' }
 
 sub st_align {
@@ -118,6 +124,7 @@ sub st_align {
 
 sub st_section {
     my ($self, $s) = @_;
+    return "\t.data\n" if $s->{name} eq 'data';
     return $s->{name} eq 'text' ? "\t.text\n" : "$self->{f}{rodata}\n";
 }
 
@@ -158,6 +165,7 @@ sub st_cfi {
     return "\t.cfi_escape\t" . join(',', map { sprintf '0x%02x', $_ } cfa_deref_bytes($s)) . "\n"
         if $op eq 'cfa_deref';
     return "\t.cfi_restore\t%$s->{reg}\n" if $op eq 'restore';
+    return "\t.cfi_undefined\t%$s->{reg}\n" if $op eq 'undefined';
     die "cfi $op\n";
 }
 
@@ -201,7 +209,27 @@ sub header {
     return $h;
 }
 
+# How each object format runs a function at load time (&initseg).
+my %INITSEG = (
+    elf      => sub { "\t.section\t.init\n\tcall\t$_[0]\n" },
+    coff     => sub { "\t.section\t.ctors\n\t.long\t$_[0]\n" },
+    macosx   => sub { "\t.mod_init_func\n\t.p2align\t2\n\t.long\t$_[0]\n" },
+    'a.out'  => sub { "\t.text\n\t.globl\t_GLOBAL_\$I\$$_[0]\n\t.p2align\t2\n_GLOBAL_\$I\$$_[0]:\n\tjmp\t$_[0]\n" },
+);
+
 sub footer {
+    my ($self) = @_;
+    my $init = $self->{program}->initseg_function;
+    my $out = '';
+    if (my $c = $self->common_symbol) {
+        # The alignment argument: a power of two on Mach-O, bytes on ELF.
+        my %align = (macosx => ',2', elf => ',4');
+        $out .= "\t.comm\t" . $self->global($c->[0]) . ",$c->[1]" . ($align{ $self->{flavour} } // '') . "\n";
+    }
+    return $out . $self->notes . ($init ? $INITSEG{ $self->{flavour} }->($self->global($init)) : '');
+}
+
+sub notes {
     my ($self) = @_;
     my $fl = $self->{flavour};
     if ($fl eq 'macosx') {

@@ -33,6 +33,8 @@ sub st_insn {
 
 sub st_align   { my ($self, $s) = @_; return "ALIGN\t$s->{n}\n" }
 sub st_section { '' }    # one segment for code and constants
+sub st_public  { my ($self, $s) = @_; return "PUBLIC\t" . $self->global($s->{name}) . "\n" }
+sub st_safeseh { '' }
 
 sub st_func {
     my ($self, $s) = @_;
@@ -49,5 +51,8 @@ sub header {
 }
 
 sub footer { return "$SEGMENT\tENDS\nEND\n" }
+
+# MASM objects leave a common symbol external (no COMMON written here).
+sub common_symbol { undef }
 
 1;

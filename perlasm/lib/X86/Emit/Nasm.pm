@@ -58,13 +58,25 @@ sub st_insn {
         $sz = 4 if $s->{kind} eq 'branch' && $ops[$i]{type} eq 'mem';
         push @text, $self->operand($ops[$i], $sz);
     }
+    # near_jumps (OpenSSL's conventions): every jump to a label in its
+    # near form, as OpenSSL's layer writes them (nasm would pick short).
+    $text[0] = "NEAR $text[0]" if $self->{near_jumps} && $mn =~ /^j/ && @ops == 1
+        && $ops[0]{type} =~ /^(?:label|symbol)$/;
     # One-operand shifts and rotates shift by one.
     push @text, 1 if @ops == 1 && $mn =~ /^(shl|shr|sar|sal|rol|ror|rcl|rcr)$/;
     return "\t$mn" . (@text ? "\t" . join(',', @text) : '') . "\n";
 }
 
-sub st_label   { my ($self, $s) = @_; return $self->local_label($s->{name}) . ":\n" }
-sub st_comment { my ($self, $s) = @_; return "; $s->{text}\n" }
+sub st_label {
+    my ($self, $s) = @_;
+    return ($s->{public} ? $self->global($s->{name}) : $self->local_label($s->{name})) . ":\n";
+}
+sub st_public  { my ($self, $s) = @_; return "global\t" . $self->global($s->{name}) . "\n" }
+sub st_safeseh {
+    my ($self, $s) = @_;
+    return "%if __NASM_VERSION_ID__ >= 0x02030000\nsafeseh\t" . $self->global($s->{name}) . "\n%endif\n";
+}
+sub st_comment { my ($self, $s) = @_; return length $s->{text} ? "; $s->{text}\n" : "\n" }
 sub st_extern  { '' }    # declared from the references, in header()
 sub st_cfi     { '' }    # no DWARF on Win32; SEH needs no tables here
 sub st_endfunc { '' }
@@ -78,6 +90,7 @@ sub st_align {
 sub st_section {
     my ($self, $s) = @_;
     $self->{in_data} = $s->{name} ne 'text';
+    return "section\t.data align=4\n" if $s->{name} eq 'data';
     return $s->{name} eq 'text' ? "section\t.text\n" : "section\t.rdata\n";
 }
 
@@ -110,6 +123,8 @@ sub externs {
         next unless $s->{k} eq 'data';
         $used{ $_->{value} } = 1 for grep { $_->{kind} eq 'sym' } map { @$_ } @{ $s->{values} };
     }
+    my $c = $self->common_symbol;
+    $defined{ $c->[0] } = 1 if $c;
     return grep { !$defined{$_} } sort keys %used;
 }
 
@@ -122,6 +137,15 @@ sub header {
     return "${h}section\t.text\n";
 }
 
-sub footer { '' }
+# &initseg: a pointer in .CRT$XCU, which the C runtime calls at start-up.
+sub footer {
+    my ($self) = @_;
+    my $out = '';
+    my $c = $self->common_symbol;
+    $out .= "segment\t.bss\ncommon\t" . $self->global($c->[0]) . " $c->[1]\n" if $c;
+    my $init = $self->{program}->initseg_function or return $out;
+    my $g = $self->global($init);
+    return $out . "segment\t.CRT\$XCU data align=4\nextern\t$g\ndd\t$g\n";
+}
 
 1;
