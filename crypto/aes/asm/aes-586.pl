@@ -28,10 +28,10 @@
 #   compact  lookups in the 256-byte S-box only, every line of it read
 #            before each block, MixColumns computed on packed bytes
 #            (MixColumns.pm).  Used by AES_encrypt, AES_decrypt and short
-#            CBC.  When the CPU has SSE (OPENSSL_ia32cap_P word 0 bit 25,
-#            for pshufw) MixColumns runs in MMX registers two columns at a
-#            time; otherwise (or in the 386 build) in the integer
-#            registers.  This narrows the cache-timing exposure to
+#            CBC.  When the CPU has SSE (for pshufw; the rule
+#            compact_mmx of aes-586.dispatch) MixColumns runs in MMX
+#            registers two columns at a time; otherwise (or in the 386
+#            build) in the integer registers.  This narrows the cache-timing exposure to
 #            within-line effects; it is not constant time.
 #
 # The CBC entry points move esp to a 64-byte aligned frame with
@@ -63,7 +63,8 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
-require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require X86::Dispatch;
 # The helper packages; Perlasm.pm first: the others import the API with it.
 BEGIN { require "$FindBin::Bin/aes-586/$_.pm" for qw(Perlasm Tables Frame RoundPlan ByteRound MixColumns) }
 
@@ -90,7 +91,9 @@ my $ONE_BLOCK = AES586::ByteRound->new(%ROUND_FORMS,
 my $TWO_BLOCK = AES586::ByteRound->new(%ROUND_FORMS, ror_weight => 1);
 my $MIX = AES586::MixColumns->new(imul => $OPT{imul});
 
-&external_label("OPENSSL_ia32cap_P") unless $x86only;
+# The rule that chooses the MMX compact rounds: aes-586.dispatch.
+my $DECL = Common::Dispatch::for_script(__FILE__);
+X86::Dispatch::declare_caps() unless $x86only;
 
 sub table_at { my ($name) = @_; return AES586::Tables::offset($name) }   # in the table block
 my $ROUNDS_AT = 240;          # AES_KEY: the number of rounds, after the keys
@@ -382,9 +385,7 @@ sub switch_to_frame {
 # Records in the frame whether the compact path may use MMX/SSE.
 sub note_sse {
     return if $x86only;
-    &picmeup("eax", "OPENSSL_ia32cap_P");
-    &bt(&DWP(4 * Common::IA32Cap::word('sse'), "eax"), Common::IA32Cap::bit('sse'));
-    &sbb("eax", "eax");
+    X86::Dispatch::rule_flag($DECL, 'compact_mmx', 'eax');
     &mov(frame('sse_flag'), "eax");
 }
 

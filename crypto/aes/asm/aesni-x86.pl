@@ -62,8 +62,8 @@
 # decryption, aesni_ctr32_encrypt_blocks, aesni_ocb_encrypt/decrypt (from
 # an odd block number) and aesni_xts_encrypt/_decrypt (the whole blocks,
 # but the decryption's held back for stealing) take it, chosen at run
-# time inside the entry when OPENSSL_ia32cap_P has AVX2 and VAES (the
-# bits aesni-x86_64.pl's ymm width tests) and the input has at least
+# time inside the entry when the CPU has AVX2 and VAES (aesni-x86.dispatch;
+# the needs of aesni-x86_64.pl's ymm width) and the input has at least
 # $YMM_MIN bytes.  Its registers:
 #   ymm0-ymm6  fourteen blocks in flight, two a register,
 #   ymm7       the round key of the current round, broadcast to both
@@ -102,7 +102,8 @@ use warnings;
 use FindBin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
-require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require X86::Dispatch;
 
 &asm_init($ARGV[0], 0);
 
@@ -110,7 +111,8 @@ our ($x86only, $sse2);
 die "$0: the 386 build has no AES-NI code\n" if $x86only;
 die "$0: AES-NI code needs SSE2: add -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2 build leaves this module out)\n"
     unless $sse2;
-&external_label("OPENSSL_ia32cap_P");
+my $DECL = Common::Dispatch::for_script(__FILE__);   # the ymm path's needs
+X86::Dispatch::declare_caps();
 
 my $ROUNDS_AT = 240;
 my @B = map { "xmm$_" } 0 .. 5;         # the six blocks of the parallel paths
@@ -212,17 +214,12 @@ sub cipher {
     last_round($dir, $end, $tk, @blocks);
 }
 
-# To $xmm unless the CPU has VAES on ymm: OPENSSL_ia32cap_P's AVX2 and VAES
-# bits, as aesni-x86_64.pl's ymm width tests them (the detection, ours
-# and OpenSSL's, clears AVX2 when the OS does not save the ymm state).
-# Clobbers $scratch.
+# To $xmm unless the CPU has what the ymm variant needs
+# (aesni-x86.dispatch; the detection, ours and OpenSSL's, clears AVX2
+# when the OS does not save the ymm state).  Clobbers $scratch.
 sub unless_vaes_goto {
     my ($scratch, $xmm) = @_;
-    &picmeup($scratch, "OPENSSL_ia32cap_P");
-    for my $cap (qw(avx2 vaes)) {
-        &test(&DWP(4 * Common::IA32Cap::word($cap), $scratch), 1 << Common::IA32Cap::bit($cap));
-        &jz($xmm);
-    }
+    X86::Dispatch::unless_variant_goto($DECL, 'ymm', $scratch, $xmm);
 }
 
 # $dir's cipher over a ymm group (@Y, two blocks a register) or over one
