@@ -34,9 +34,10 @@
 # the offsets come from a per-call table (see _ocb_wide) rather than from
 # sixteen tzcnt and XORs; the checksum is kept per lane and folded when the
 # wide code hands what is left to the xmm code.  aesni_ocb_encrypt_vaes256
-# / aesni_ocb_decrypt_vaes256 (hidden) always take the ymm path, so the
-# tests reach it directly; they and OpenSSL's names are entry points of
-# one function per direction.  No zmm width yet.
+# / aesni_ocb_decrypt_vaes256 (hidden) always take the ymm path, and
+# NAME_xmm the xmm code, so the tests reach each directly; they and
+# OpenSSL's names are entry points of one function per direction.  No zmm
+# width yet.
 #
 # Measured with `build/bench/bench --mode ocb` (AMD EPYC Zen 5, load
 # average near 6, TSC cycles/byte for a whole 16 KiB message: nonce,
