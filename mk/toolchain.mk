@@ -104,8 +104,9 @@ tool_var  = $(word 1,$(tool_$(1)))
 tool_pkg  = $(word 2,$(tool_$(1)))
 tool_what = $(wordlist 3,99,$(tool_$(1)))
 
-# One line per missing tool, once per make run (not for clean, help, ...).
-TOOLCHAIN_QUIET_GOALS := clean help toolchain uninstall test test-deps print-dist-files
+# One line per missing tool, once per make run (not for clean, help, ...,
+# nor for the benchmark, which names what it skips in its own output).
+TOOLCHAIN_QUIET_GOALS := clean help toolchain uninstall test test-deps print-dist-files bench bench-plot
 ifeq ($(filter $(TOOLCHAIN_QUIET_GOALS),$(MAKECMDGOALS)),)
 $(foreach t,$(filter-out RUN_I386,$(TOOLCHAIN)),$(if $(HAVE_$(t)),,$(info skipped: $(call tool_what,$(t)) \
   ($($(call tool_var,$(t))): not usable; apt-get install $(call tool_pkg,$(t)), or make test-deps))))

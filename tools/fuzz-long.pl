@@ -10,7 +10,7 @@
 # the table shows both.  Prints per target: executions, libFuzzer's last
 # cov: and ft: figures, the corpus size, crashes, wall and CPU seconds;
 # writes the same table as Markdown to BUILD/fuzz-long/summary.md (the
-# README's "Long fuzzing run" rows come from it) and each run's whole
+# rows of docs/testing.md, "Long fuzzing run", come from it) and each run's whole
 # output to its log.txt.  A crash, sanitizer report or mismatch names
 # the saved input and makes the exit status 1.
 #

@@ -11,7 +11,7 @@
 #     the choice and passes every vector through it;
 #   - which path each assembly entry point must take inside itself
 #     (aesni-x86_64's zmm, ymm or xmm sections; sha1_block_data_order's
-#     variant), by the rules ARCHITECTURE.md gives, written here from the
+#     variant), by the rules docs/modules.md gives, written here from the
 #     capability names: build/test/cpu_paths makes one call of each under
 #     gdb (test/lib/PathTrace.pm) and the path it entered is compared.
 # The matrix is written to build/test/cpu-matrix.txt and printed.

@@ -4,9 +4,9 @@
 # and SHA-1 path of the registry, 64-bit and 32-bit, run under valgrind
 # memcheck with its key and data undefined (test/ctgrind/ct_check.c):
 #  - each path's verdict (clean, exposed, not covered) is the one the
-#    README's "Constant-time evidence" table claims for it, and the two
+#    table of docs/constant-time.md claims for it, and the two
 #    list the same paths, so neither can drift from the other;
-#  - the instruction classes valgrind decodes are those of the README's
+#  - the instruction classes valgrind decodes are those of that page's
 #    decoder table;
 #  - the negative controls: a function with two secret-indexed loads and
 #    one secret-dependent branch is exposed with exactly those counts, one
@@ -16,7 +16,7 @@
 #    below esp, say: its value is undefined once read back);
 #  - the outputs every path computed under valgrind, operation by
 #    operation, equal each other and the native run's.
-# The README's claims are valgrind 3.19's on an x86 CPU with AVX2, BMI,
+# The page's claims are valgrind 3.19's on an x86 CPU with AVX2, BMI,
 # AES-NI, SHA-NI and AVX-512: another valgrind, or a CPU without what a
 # path needs, makes a differing claim a counted SKIP naming why.
 # Environment: BUILD.  Without valgrind (or gcc -m32 for the 32-bit
@@ -42,10 +42,10 @@ if (my $why = missing('VALGRIND')) {
     finish();
 }
 
-# --- the README's claims -------------------------------------------------------
-my $readme = slurp("$root/README.md") // '';
-my ($section) = $readme =~ /^## Constant-time evidence\n(.*?)(?=^## )/ms;
-result(defined $section, 'README.md has a "Constant-time evidence" section');
+# --- the page's claims --------------------------------------------------------
+my $page = slurp("$root/docs/constant-time.md") // '';
+my ($section) = $page =~ /^# Constant-time evidence\n(.*)/ms;
+result(defined $section, 'docs/constant-time.md is the "Constant-time evidence" page');
 $section //= '';
 my (%claim, @order, %decodes);
 for (split /\n/, $section) {
@@ -58,7 +58,7 @@ for (split /\n/, $section) {
     }
 }
 result(@order >= 20 && keys %{ $decodes{x86_64} // {} } >= 10,
-       'README: ' . scalar(@order) . ' paths claimed, ' . scalar(keys %{ $decodes{x86_64} // {} })
+       'docs/constant-time.md: ' . scalar(@order) . ' paths claimed, ' . scalar(keys %{ $decodes{x86_64} // {} })
        . ' instruction classes');
 
 # --- the report ---------------------------------------------------------------
@@ -106,7 +106,7 @@ for my $path (@order) {
     my $ok = $got eq $want;
     my $skip;
     if (!$ok && !$same_valgrind) {
-        $skip = "the README's claims are valgrind 3.19's, this is $version";
+        $skip = "the page's claims are valgrind 3.19's, this is $version";
     } elsif (!$ok && $got eq 'not covered' && $r->{has} eq '0') {
         $skip = 'this CPU lacks what the path needs';
     }
@@ -116,8 +116,8 @@ for my $path (@order) {
 # A program that could not run is one row, ARCH:*: for i386 that is
 # the reason its claims were skipped above.
 my @unclaimed = grep { !exists $claim{$_} && !($_ eq 'i386:*' && $why32) } sort keys %row;
-result(!@unclaimed, 'every path of the report has its claim in the README')
-    or print "#   not in README.md: @unclaimed\n";
+result(!@unclaimed, 'every path of the report has its claim in docs/constant-time.md')
+    or print "#   not in docs/constant-time.md: @unclaimed\n";
 
 # --- the decoder ---------------------------------------------------------------------
 for my $arch (qw(x86_64 i386)) {
@@ -129,11 +129,11 @@ for my $arch (qw(x86_64 i386)) {
     my @diff = grep { ($decodes{$arch}{$_} // '?') ne $probe{$arch}{$_}{decodes} } sort keys %{ $probe{$arch} };
     my @unlisted = grep { !exists $probe{$arch}{$_} } sort keys %{ $decodes{$arch} // {} };
     result((!@diff && !@unlisted) || !$same_valgrind,
-           "$arch: valgrind decodes exactly the README's instruction classes ("
+           "$arch: valgrind decodes exactly the page's instruction classes ("
            . scalar(grep { $probe{$arch}{$_}{decodes} eq 'yes' } keys %{ $probe{$arch} }) . ' of '
            . scalar(keys %{ $probe{$arch} }) . ')',
-           $same_valgrind ? undef : "SKIP the README's table is valgrind 3.19's, this is $version")
-        or print "#   differ: @diff; in README only: @unlisted\n";
+           $same_valgrind ? undef : "SKIP the page's table is valgrind 3.19's, this is $version")
+        or print "#   differ: @diff; in the page only: @unlisted\n";
 }
 
 # --- the negative controls ------------------------------------------------------------

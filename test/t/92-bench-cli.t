@@ -32,6 +32,12 @@
 #  - the summary: one line per family, whose lowest ratio and lowest
 #    fraction of the bound are the CSV's minima over that family's rows,
 #    naming the row they come from;
+#  - tools/perf-table.pl, which turns the CSV into docs/performance.md's
+#    tables: on a sample whose ratios are known, each row's figures,
+#    ratios (same path, and the reference path) and the per-implementation
+#    ranges, the date, CPU and command; the tiny run's own CSV read back
+#    row for row; a malformed CSV is one line naming file and line, exit 1
+#    and no output file;
 #  - `make bench` runs only what BENCH_ARGS selects, fetches nothing and
 #    writes nothing outside the build (below).
 # Speed itself is never judged: only shapes and consistency.
@@ -336,6 +342,71 @@ my $have_ossl;
     result($frc == 0 && is_number($fcpb) && $fout =~ /^  each figure: the fastest of \d+ runs/m,
            '--fastest: the header says each figure is the fastest run, and the row has its figure')
         or print map { "#   $_\n" } split /\n/, $fout;
+}
+
+# --- tools/perf-table.pl: the CSV as docs/performance.md's tables ---------------------------
+{
+    my $perf = "$root/tools/perf-table.pl";
+    my $sample = "$dir/perf-sample.csv";
+    open(my $fh, '>', $sample) or die "$sample: $!\n";
+    # Ratios chosen to be exact: a key size, length or path taken for
+    # another changes a cell.
+    print $fh map { "$_\n" }
+        'table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,bound_cycles_per_byte,of_bound',
+        'aes,cbc-dec,128,4096,4096,aesni,0.25,8000,0.2,0.8',
+        'aes,cbc-dec,128,4096,4096,openssl@aesni,0.5,4000,,',
+        'aes,cbc-dec,256,4096,4096,aesni,0.4,5000,0.3,0.75',
+        'aes,cbc-dec,256,4096,4096,openssl@aesni,0.3,6666.67,,',
+        'aes,cbc-dec,128,4096,4096,c,8,250,,',
+        'aes,cbc-dec,128,4096,4096,openssl@c,4,500,,',
+        'aes,cbc-dec,128,4096,4096,openssl@table,16,125,,',
+        'sha1,sha1,0,1024,64,shani,2,1000,,',
+        'sha1,sha1,0,1024,64,openssl@shani,3,666.667,,',
+        'sha1,sha1,0,1024,1024,shani,1,2000,,',
+        'sha1,sha1,0,1024,1024,openssl@shani,1.25,1600,,',
+        'sha1,sha1,0,1024,64,openssl,2.5,800,,',
+        'sha1,sha1,0,1024,1024,openssl,1.5,1333.33,,';
+    close $fh;
+    my ($rc, $out) = capture('perl', $perf, '--date', '2026-01-02', '--cpu', 'Sample CPU, family 1 model 2',
+                             '--command', 'bench --sample', $sample);
+    my @want = ('## 2026-01-02 — Sample CPU, family 1 model 2', 'bench --sample',
+                '| cbc-dec | 128 | 4096 | aesni | 0.250 | 0.500 | 2.000 | 64.00 | 0.800 |',
+                '| cbc-dec | 256 | 4096 | aesni | 0.400 | 0.300 | 0.750 | - | 0.750 |',
+                '| cbc-dec | 128 | 4096 | c | 8.000 | 4.000 | 0.500 | 2.000 | - |',
+                '| 1024 | 64 | shani | 2.000 | 3.000 | 1.500 | 1.250 | - |',
+                '| 1024 | 1024 | shani | 1.000 | 1.250 | 1.250 | 1.500 | - |',
+                '| aes aesni | 2 | 0.750-2.000 | 64.00-64.00 |', '| aes c | 1 | 0.500-0.500 | 2.000-2.000 |',
+                '| sha1 shani | 2 | 1.250-1.500 | 1.250-1.500 |');
+    my %line = map { $_ => 1 } split /\n/, $out;
+    my @missing = grep { !$line{$_} } @want;
+    result($rc == 0 && !@missing && !grep({ /^\|.*\bopenssl@/ } split /\n/, $out),
+           'perf-table.pl: a sample CSV gives its known figures, ratios, ranges, date, CPU and command')
+        or print map { "#   $_\n" } "exit $rc", (map { "missing: $_" } @missing), split /\n/, $out;
+
+    open(my $tiny, '<', "$dir/tiny.csv") or die "$dir/tiny.csv: $!\n";
+    my @rows = grep { !/,openssl/ } <$tiny>;
+    close $tiny;
+    shift @rows;
+    ($rc, $out) = capture('perl', $perf, "$dir/tiny.csv");
+    my @got = grep { /^\| cbc-enc \| 128 \| 1024 \| c \| / } split /\n/, $out;
+    result($rc == 0 && @rows == 1 && @got == 1 && $out =~ /^## \d{4}-\d\d-\d\d — /m,
+           "perf-table.pl reads the tiny run's CSV: one row of ours, today's section")
+        or print map { "#   $_\n" } "exit $rc", split /\n/, $out;
+
+    for my $bad (['a field missing', "aes,ecb-enc,128,16,16,c,1.5,100,\n", ':2: 9 fields'],
+                 ['a c/B that is no number', "aes,ecb-enc,128,16,16,c,fast,100,,\n", ":2: cycles_per_byte 'fast'"]) {
+        my ($what, $row, $says) = @$bad;
+        my $file = "$dir/perf-bad.csv";
+        open(my $bf, '>', $file) or die "$file: $!\n";
+        print $bf "table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,bound_cycles_per_byte,of_bound\n", $row;
+        close $bf;
+        unlink "$dir/perf.md";
+        ($rc, $out) = capture('perl', $perf, '--output', "$dir/perf.md", $file);
+        my @lines = split /\n/, $out;
+        result(($rc >> 8) == 1 && @lines == 1 && index($lines[0], "$file$says") >= 0 && !-e "$dir/perf.md",
+               "perf-table.pl, $what: exit 1, one line naming file and line, no output file")
+            or print map { "#   $_\n" } "exit " . ($rc >> 8), @lines;
+    }
 }
 
 # --- make bench: the selection only, nothing written outside the build ---------------------

@@ -9,7 +9,12 @@
 #  - README.md, ARCHITECTURE.md and docs/*.md point at no file outside the
 #    repository (but the vectors' default) and link only to files that
 #    exist; every `make TARGET` the README names is one that `make help`
-#    lists.
+#    lists;
+#  - README.md stays within 300 lines and ARCHITECTURE.md within 400, with
+#    no line over 200 characters in either;
+#  - every section of docs/performance.md that holds figures names its
+#    date, its CPU (vendor, and family and model or that they were not
+#    recorded) and its command (or that it was not recorded).
 use strict;
 use warnings;
 use FindBin;
@@ -87,4 +92,40 @@ my %named = map { $_ => 1 } grep { !/^[A-Z]/ } do { local $/; <$rd> } =~ /`make 
 my @unlisted = grep { !$listed{$_} } sort keys %named;
 result(keys(%named) >= 5 && !@unlisted, 'every `make TARGET` in the README (' . join(' ', sort keys %named) . ') is in make help')
     or print "#   not in make help: @unlisted\n";
+
+my %limit = ('README.md' => 300, 'ARCHITECTURE.md' => 400);
+for my $doc (sort keys %limit) {
+    open(my $fh, '<', $doc) or die "$doc: $!\n";
+    my @lines = <$fh>;
+    close $fh;
+    my @long = grep { length($lines[$_ - 1]) - 1 > 200 } 1 .. @lines;
+    result(@lines <= $limit{$doc} && !@long,
+           "$doc: " . scalar(@lines) . " lines (at most $limit{$doc}), none over 200 characters")
+        or print map { "#   $doc:$_: " . (length($lines[$_ - 1]) - 1) . " characters\n" } @long;
+}
+
+# A section is a '##' heading and what follows up to the next one; one
+# that holds a table or a code block of figures must say when, where and how.
+open(my $perf, '<', 'docs/performance.md') or die "docs/performance.md: $!\n";
+my @sections = split /^(?=##+ )/m, do { local $/; <$perf> };
+close $perf;
+my (@undated, $checked);
+my $parent = '';
+for my $sec (@sections) {
+    my ($level, $title) = $sec =~ /^(#+) (.*)/ or next;
+    # A subsection inherits what its section's heading says.
+    $parent = $title if $level eq '##';
+    next unless $sec =~ /^\|.*\|\s*$|^```/m;
+    $checked++;
+    my $text = $level eq '##' ? $sec : "$parent\n$sec";
+    my @lack;
+    push @lack, 'a date' unless $text =~ /\b20\d\d-\d\d-\d\d\b/;
+    push @lack, 'a CPU' unless $text =~ /\b(Intel|AMD)\b/
+        && $text =~ /family \d+ model \d+|family \d+\b|family\s+and\s+model\s+were\s+not\s+recorded/;
+    push @lack, 'a command' unless $text =~ /```sh|`(make|build\/bench\/bench|perl) [^`]*`|commands?\s+(was|were)\s+not\s+recorded/;
+    push @undated, "$title: lacks " . join(', ', @lack) if @lack;
+}
+result($checked && $checked >= 8 && !@undated,
+       "docs/performance.md: each of its $checked sections with figures names date, CPU and command")
+    or print map { "#   $_\n" } @undated;
 finish();

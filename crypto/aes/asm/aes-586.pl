@@ -56,7 +56,7 @@
 # one-switch builds against the C, natively and as llvm-mca estimates;
 # `make bench-code-size` prints the code sizes.  Figures: see
 # the benchmark output (one machine's, with the reasoning behind the
-# choices, in aes-586/MEASUREMENTS.md).
+# choices, in docs/performance.md).
 use strict;
 use warnings;
 use FindBin;
@@ -84,7 +84,7 @@ my %OPT = (
 my $x86only = do { no warnings 'once'; $main::x86only };
 
 # The one-block rounds are planned with the ror weight asked for; the
-# two-block rounds with 1, which measured faster there (MEASUREMENTS.md).
+# two-block rounds with 1, which measured faster there (docs/performance.md).
 my %ROUND_FORMS = (movzbl => $OPT{movzbl}, mask24 => $OPT{mask24});
 my $ONE_BLOCK = AES586::ByteRound->new(%ROUND_FORMS,
     ror_weight => $OPT{ror_weight} // ($OPT{small_footprint} ? 1 : 3));
@@ -166,7 +166,7 @@ $BODY{compact} = sub {
 # with punpckldq) and back with movd and psrlq.  Through memory, a 64-bit
 # load of two words just stored separately cannot be forwarded from the
 # stores and waits for them to reach the cache: it measured far slower
-# (aes-586/MEASUREMENTS.md).
+# (docs/performance.md).
 my @MMX_OF = qw(mm0 mm2 mm1 mm3);   # column j's register before pairing
 $BODY{sse} = sub {
     my ($dir) = @_;
