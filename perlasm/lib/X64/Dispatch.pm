@@ -11,7 +11,7 @@
 #   selector_entries  SYMBOL and each SYMBOL_VARIANT load a selector (0:
 #                     choose from the CPU, else the variant's select
 #                     value) into a scratch register and jump to one
-#                     shared body, which chooses with `select` after its
+#                     shared body, which chooses with select_variant after its
 #                     prologue, so the frame and unwind data are the body's.
 package X64::Dispatch;
 
@@ -85,6 +85,8 @@ sub fixed_head {
 # selector, a 32-bit scratch register that carries no argument.
 sub selector_entries {
     my ($decl, $symbol, $body, $reg) = @_;
+    my @unset = grep { !defined $_->{select} } $decl->entry_variants($symbol);
+    die "$decl->{file}: $symbol: variant $unset[0]{name} has no select value\n" if @unset;
     my $t = '';
     for my $v (undef, $decl->entry_variants($symbol)) {
         my $sym = $v ? $decl->fixed_symbol($symbol, $v->{name}) : $symbol;
@@ -103,10 +105,12 @@ sub selector_entries {
 #            entry's min when it has one
 # Short inputs go to the last variant whatever was asked; then the
 # variant asked for; then the first whose needs are met.
-sub select {
+sub select_variant {
     my (%a) = @_;
     my ($decl, $symbol, $reg) = @a{qw(decl symbol reg)};
     my @v = $decl->entry_variants($symbol);
+    my @lost = grep { !defined $a{targets}{ $_->{name} } } @v[0 .. $#v - 1];
+    die "$decl->{file}: $symbol: no code for variant @{[ map { $_->{name} } @lost ]}\n" if @lost;
     my $min = $decl->entry($symbol)->{min};
     my $t = defined $min ? "\tcmp\t\$$min,$a{count}\n\tjb\t$a{last}\n" : '';
     $t .= "\tcmp\t\$$_->{select},$reg\n\tje\t" . ($a{targets}{ $_->{name} } // $a{last}) . "\n" for @v;

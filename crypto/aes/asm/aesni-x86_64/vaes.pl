@@ -91,9 +91,9 @@ sub vaes_select {
     my (%arg) = @_;
     my %target = map { $_->{name} => $arg{entries}{ $_->{select} } }
         grep { $arg{entries}{ $_->{select} } } $DECL->entry_variants($arg{name});
-    return X64::Dispatch::select(decl => $DECL, symbol => $arg{name}, reg => $CAP_R{want32},
-                                 targets => \%target, last => $arg{xmm} // label('xmm'),
-                                 count => $arg{count});
+    return X64::Dispatch::select_variant(decl => $DECL, symbol => $arg{name}, reg => $CAP_R{want32},
+                                         targets => \%target, last => $arg{xmm} // label('xmm'),
+                                         count => $arg{count});
 }
 
 # Constants (64 bytes each but the XTS counts, 512; the ymm path reads
