@@ -100,12 +100,12 @@ if (has($native_caps, 'avx512f')) {
 # variants' fixed paths, so these runs are what shows that OpenSSL's
 # dispatching entries, steered by the mask as OpenSSL's callers steer
 # them, still reach every variant this CPU has.
-my %masked = map { $_->[0] => 1 } @runs;
+my %masked = map { $_->{name} => 1 } @runs;
 for my $e (map { @{ $registry{$_} } } qw(kat_aes kat_sha1)) {
     my ($entry, $mask, $need) = @$e;
     next if !defined $mask || $masked{"native $mask"}++;
     if (!has_words($native_caps, $need)) {
-        result(1, "native with $entry's mask", "SKIP this CPU lacks what $entry needs");
+        result(1, "native with the mask of ${entry}", "SKIP this CPU lacks what $entry needs");
         next;
     }
     push @runs, { name => "native $mask", prefix => [], env => { OPENSSL_ia32cap => $mask } };
