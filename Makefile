@@ -168,7 +168,9 @@ include mk/m32.mk
 include mk/flavours.mk
 
 # --- tests -----------------------------------------------------------------
-TEST_LIB_SRCS := $(wildcard test/lib/*.c)
+# support/lib: what the tests and the benchmark share (OpenSSL, reference modes).
+SUPPORT_LIB_OBJS := $(call objs_of,obj,$(wildcard support/lib/*.c))
+TEST_LIB_SRCS := $(wildcard test/lib/*.c support/lib/*.c)
 TEST_LIB_OBJS := $(call objs_of,obj,$(TEST_LIB_SRCS))
 TEST_PROGS    := $(patsubst test/%.c,$(BUILD)/test/%,$(wildcard test/*.c))
 # Programs that also run against the constant-time core.
@@ -285,15 +287,23 @@ openssl-dropin:
 openssl-xlate:
 	$(PERL) tools/openssl-xlate.pl --jobs 2 --work '$(BUILD)/openssl-xlate' --version $(OPENSSL_VERSION) $(XLATE_ARGS)
 
+# make openssl-unwind [OPENSSL_VERSION=3.5] [UNWIND_ARGS="--verbose"]: the same
+# modules with Win64 unwind from CFI alone (-DPERLASM_WIN64_UNWIND_FROM_CFI),
+# functions counted per module: by codes, with the generated handler, without
+# CFI, failing (tools/openssl-unwind.pl; docs/win64-unwind.md).
+.PHONY: openssl-unwind
+openssl-unwind:
+	$(PERL) tools/openssl-unwind.pl --work '$(BUILD)/openssl-unwind-$(OPENSSL_VERSION)' --version $(OPENSSL_VERSION) $(UNWIND_ARGS)
+
 # --- install ---------------------------------------------------------------
-# Headers go under include/crypto-asm/ so <openssl/aes.h> here never shadows
+# Headers go under include/perlasm-x86/ so <openssl/aes.h> here never shadows
 # the system OpenSSL's; pkg-config adds the directory for users who want it.
 # The pkg-config file (tools/pc-file.sh) is remade whenever PREFIX, LIBDIR,
 # INCDIR or VERSION change (its text is compared, like BUILD_CONFIG's).
 PUBLIC_HEADERS  := include/cryptoasm.h
 OPENSSL_HEADERS := include/openssl/aes.h include/openssl/sha.h include/openssl/modes.h
 HEADERS         := $(PUBLIC_HEADERS) $(OPENSSL_HEADERS)
-PKG_INCDIR      := $(INCDIR)/crypto-asm
+PKG_INCDIR      := $(INCDIR)/perlasm-x86
 PC_FILE         := $(BUILD)/libcrypto-asm.pc
 PC_CONFIG       := $(BUILD)/gen/pc-config
 PC_CONFIG_TEXT  := PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR) VERSION=$(VERSION)
@@ -353,6 +363,8 @@ help:
 	@echo '                  (DROPIN_TRANSLATOR=1: our translator behind its own modules)'
 	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'
 	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
+	@echo '  openssl-unwind  the same modules with Win64 unwind from CFI alone: functions counted'
+	@echo '                  by how they are described (OPENSSL_VERSION, UNWIND_ARGS=...)'
 	@echo '  ct-report       every AES and SHA-1 path under valgrind memcheck, key and data'
 	@echo '                  secret: clean, exposed or not covered (CT_REPORT_ARGS=...)'
 	@echo '  clean           remove build/'

@@ -17,7 +17,7 @@
  * printed as tables (table.h) and CSV (csv.h), each row of ours with the
  * fraction of its bound (bound.h, measured here first), and closed by
  * one summary line per family (summary.h).  OpenSSL
- * is the system libcrypto.so.3 through test/lib/ossl.c, so its columns are
+ * is the system libcrypto.so.3 through support/lib/ossl.c, so its columns are
  * its own code.  Before any timing, our output is checked against OpenSSL's.
  */
 #include <stdio.h>
@@ -36,7 +36,7 @@
 #include "summary.h"
 #include "table.h"
 #include "tsc.h"
-#include "../test/lib/ossl.h"
+#include "../support/lib/ossl.h"
 
 #define TSC_CALIBRATION_SECONDS 0.1
 #define MAX_AES_GROUPS 16

@@ -23,9 +23,9 @@ BENCH_FIGURE ?= --fastest
 .PHONY: bench-bin bench-plot bench-code-size
 bench-bin: $(BENCH)
 
-$(BENCH): $(BENCH_OBJS) $(TEST_LIB_OBJS) $(LIB)
+$(BENCH): $(BENCH_OBJS) $(SUPPORT_LIB_OBJS) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJS) $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJS) $(SUPPORT_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
 
 # The last run's CSV is removed first: a run that writes none
 # (BENCH_ARGS=--list) leaves nothing stale to plot.

@@ -12,7 +12,7 @@
 #include "job.h"
 #include "plan.h"
 #include "timing.h"
-#include "../test/lib/ossl.h"
+#include "../support/lib/ossl.h"
 
 /* What the roles of one measuring child share. */
 struct child {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../test/lib/ossl_ccm.h"
-#include "../test/lib/ossl_ocb.h"
+#include "../support/lib/ossl_ccm.h"
+#include "../support/lib/ossl_ocb.h"
 
 /* --- the operations ------------------------------------------------------ */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One timed operation (a job): ours through the dispatching API, or
- * OpenSSL's through test/lib/ossl.c, over one buffer of one length.  The
+ * OpenSSL's through support/lib/ossl.c, over one buffer of one length.  The
  * timing harness (timing.h) calls j->op(j) in a loop; the measuring child
  * (child.c) sets jobs up and checks ours against the reference first.
  */
@@ -14,9 +14,9 @@
 #include "cryptoasm.h"
 #include "impl.h"
 #include "options.h"
-#include "../test/lib/ccm_glue.h"
-#include "../test/lib/ossl.h"
-#include "../test/lib/ocb_mode.h"
+#include "../support/lib/ccm_glue.h"
+#include "../support/lib/ossl.h"
+#include "../support/lib/ocb_mode.h"
 
 /* CCM as a message: 12-byte nonce, no AAD, 16-byte tag. */
 #define JOB_CCM_NONCE 12

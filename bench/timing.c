@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "tsc.h"
-#include "../test/lib/ossl.h"
+#include "../support/lib/ossl.h"
 
 static uint64_t batch(struct job *j, uint64_t n)
 {

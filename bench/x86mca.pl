@@ -55,9 +55,9 @@ use strict;
 use warnings;
 use Getopt::Long;
 use FindBin;
-use lib "$FindBin::Bin/x86mca";
+use lib "$FindBin::Bin/x86mca", "$FindBin::Bin/../support/perl";
 use Replay64;
-use Disasm32 qw(disassembly next_addresses);
+use X86Disasm qw(by_address next_addresses);
 
 my $MCA_TRIPLE = 'i686';
 my $MCA_CPU    = 'znver3';
@@ -236,7 +236,7 @@ for my $impl (@impls) {
     my $x64 = $impl->{arch};
     next if $x64 && $verify_only;
     next if $impl->{only} && !$native;
-    my $text = disassembly($impl->{prog});
+    my $text = by_address($impl->{prog});
     my $next = $native && !$x64 ? next_addresses($text) : undef;
     for my $b (@bits) {
         my ($t, $order) = traces($impl, $b);

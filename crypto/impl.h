@@ -7,8 +7,8 @@
  * the dispatcher takes the first one whose bits are all present.  Tests and
  * the benchmark walk the same tables to call every implementation directly.
  */
-#ifndef CRYPTO_ASM_IMPL_H
-#define CRYPTO_ASM_IMPL_H
+#ifndef PERLASM_X86_IMPL_H
+#define PERLASM_X86_IMPL_H
 
 #include <stddef.h>
 #include <openssl/aes.h>

@@ -24,8 +24,8 @@
  *  - Buffers: no alignment is needed.  in == out (in place) is allowed;
  *    in and out that overlap without starting at the same byte are refused.
  */
-#ifndef CRYPTO_ASM_CRYPTOASM_H
-#define CRYPTO_ASM_CRYPTOASM_H
+#ifndef PERLASM_X86_CRYPTOASM_H
+#define PERLASM_X86_CRYPTOASM_H
 
 #include <stddef.h>
 #include <openssl/aes.h>

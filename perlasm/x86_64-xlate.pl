@@ -24,7 +24,7 @@ use Common::Output qw(write_output);
 use X64::Parser ();
 
 # Flavour, compiler flags (ignored), output: see X64::CommandLine.
-my ($flavour, $output) = X64::CommandLine::parse(\@ARGV,
+my ($flavour, $output, $defines) = X64::CommandLine::parse(\@ARGV,
     'Translates perlasm text (AT&T syntax) for one assembler flavour.', 'INPUT');
 $output //= '-';
 my $class = X64::CommandLine::emitter($flavour);
@@ -37,7 +37,8 @@ my $prog = $source // 'x86_64-xlate.pl';
 $source //= '<stdin>';
 # Set by X64::Module: the line its finish() ends the text with.
 my $end_mark = delete $ENV{PERLASM_END_MARK};
-my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour));
+my $xl = X64::Translate->new(emitter => $class->new(flavour => $flavour),
+    cfi_unwind => X64::CommandLine::unwind_from_cfi($defines, X64::Origin::module_argv()));
 my $lineno = 0;
 my $current = '';
 my $text = eval {

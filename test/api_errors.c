@@ -16,6 +16,7 @@
  * refused) run for every AES implementation the CPU has.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +36,21 @@ static const unsigned char key32[32] = {
 static unsigned char key64[64];     /* XTS-256: two AES-256 keys */
 static unsigned char input[64];
 
+/* Formats a check's name from the variadic function's own arguments. */
+#define TEST_NAME(name, fmt) do {                   \
+        va_list ap_;                                \
+        va_start(ap_, fmt);                         \
+        vsnprintf(name, sizeof(name), fmt, ap_);    \
+        va_end(ap_);                                \
+    } while (0)
+
 /* Reports one check of a return code; on failure says what it got. */
-static int check_rc(int got, int want, const char *what)
+static int check_rc(int got, int want, const char *fmt, ...) TAP_PRINTF(3, 4);
+static int check_rc(int got, int want, const char *fmt, ...)
 {
-    if (tap_ok(got == want, "%s", what))
+    char name[240];
+    TEST_NAME(name, fmt);
+    if (tap_ok(got == want, "%s", name))
         return 1;
     tap_diag("  expected %d, got %d", want, got);
     return 0;
@@ -55,6 +67,18 @@ static int untouched(const unsigned char *buf, size_t n, const char *what)
         }
     }
     return 1;
+}
+
+/* A call returned got, and buf[0..n) is still all SENTINEL. */
+static void check_rc_untouched(int got, int want, const unsigned char *buf, size_t n,
+                               const char *fmt, ...) TAP_PRINTF(5, 6);
+static void check_rc_untouched(int got, int want, const unsigned char *buf, size_t n,
+                               const char *fmt, ...)
+{
+    char name[240];
+    TEST_NAME(name, fmt);
+    if (!tap_ok(untouched(buf, n, "out") && got == want, "%s", name))
+        tap_diag("  expected %d, got %d", want, got);
 }
 
 /* 1 if some byte of buf[0..n) is no longer SENTINEL. */
@@ -83,33 +107,23 @@ static void test_aes_set_key(void)
     static const struct { int bits, rounds; } good[] = {
         {128, 10}, {192, 12}, {256, 14},
     };
-    char name[160];
 
     for (size_t f = 0; f < 2; f++) {
         AES_KEY ks;
         const char *fn = fns[f].name;
 
-        snprintf(name, sizeof(name), "%s(NULL key, 128, &ks) returns -1", fn);
-        check_rc(fns[f].f(NULL, 128, &ks), -1, name);
-        snprintf(name, sizeof(name), "%s(key, 128, NULL AES_KEY) returns -1", fn);
-        check_rc(fns[f].f(key32, 128, NULL), -1, name);
-        snprintf(name, sizeof(name),
-                 "%s(NULL, 0, &ks) returns -1: NULL is checked before bits, as in OpenSSL",
-                 fn);
-        check_rc(fns[f].f(NULL, 0, &ks), -1, name);
-
-        for (size_t i = 0; i < sizeof(bad_bits) / sizeof(bad_bits[0]); i++) {
-            snprintf(name, sizeof(name), "%s with bits %d returns -2", fn,
+        check_rc(fns[f].f(NULL, 128, &ks), -1, "%s(NULL key, 128, &ks) returns -1", fn);
+        check_rc(fns[f].f(key32, 128, NULL), -1, "%s(key, 128, NULL AES_KEY) returns -1", fn);
+        check_rc(fns[f].f(NULL, 0, &ks), -1,
+                 "%s(NULL, 0, &ks) returns -1: NULL is checked before bits, as in OpenSSL", fn);
+        for (size_t i = 0; i < sizeof(bad_bits) / sizeof(bad_bits[0]); i++)
+            check_rc(fns[f].f(key32, bad_bits[i], &ks), -2, "%s with bits %d returns -2", fn,
                      bad_bits[i]);
-            check_rc(fns[f].f(key32, bad_bits[i], &ks), -2, name);
-        }
         for (size_t i = 0; i < 3; i++) {
             memset(&ks, SENTINEL, sizeof(ks));
             int rc = fns[f].f(key32, good[i].bits, &ks);
-            snprintf(name, sizeof(name),
-                     "%s with bits %d returns 0 and sets rounds to %d", fn,
-                     good[i].bits, good[i].rounds);
-            if (!tap_ok(rc == 0 && ks.rounds == good[i].rounds, "%s", name))
+            if (!tap_ok(rc == 0 && ks.rounds == good[i].rounds, "%s with bits %d returns 0 "
+                        "and sets rounds to %d", fn, good[i].bits, good[i].rounds))
                 tap_diag("  expected rc 0, rounds %d; got rc %d, rounds %d",
                          good[i].rounds, rc, ks.rounds);
         }
@@ -123,24 +137,19 @@ static void test_casm_set_key(void)
     static const int bad_bits[] = {0, 127, 129, 64, 512, -128};
     static const int good_bits[] = {128, 192, 256};
     CASM_AES_KEY k;
-    char name[160];
 
     check_rc(casm_aes_set_key(NULL, key32, 128), CASM_ERR_NULL,
              "casm_aes_set_key(NULL CASM_AES_KEY) returns CASM_ERR_NULL");
     check_rc(casm_aes_set_key(&k, NULL, 128), CASM_ERR_NULL,
              "casm_aes_set_key(NULL key bytes) returns CASM_ERR_NULL");
-    for (size_t i = 0; i < sizeof(bad_bits) / sizeof(bad_bits[0]); i++) {
-        snprintf(name, sizeof(name),
+    for (size_t i = 0; i < sizeof(bad_bits) / sizeof(bad_bits[0]); i++)
+        check_rc(casm_aes_set_key(&k, key32, bad_bits[i]), CASM_ERR_BITS,
                  "casm_aes_set_key with bits %d returns CASM_ERR_BITS", bad_bits[i]);
-        check_rc(casm_aes_set_key(&k, key32, bad_bits[i]), CASM_ERR_BITS, name);
-    }
     for (size_t i = 0; i < 3; i++) {
         int rc = casm_aes_set_key(&k, key32, good_bits[i]);
         const char *impl = rc == 0 ? casm_aes_key_impl(&k) : NULL;
-        snprintf(name, sizeof(name),
-                 "casm_aes_set_key with bits %d returns 0 and names its implementation",
-                 good_bits[i]);
-        if (!tap_ok(rc == 0 && impl != NULL && impl[0] != '\0', "%s", name))
+        if (!tap_ok(rc == 0 && impl != NULL && impl[0] != '\0', "casm_aes_set_key with bits "
+                    "%d returns 0 and names its implementation", good_bits[i]))
             tap_diag("  expected rc 0 and a name; got rc %d, name %s", rc,
                      impl ? impl : "(null)");
     }
@@ -152,8 +161,7 @@ static void test_ecb_cbc(void)
 {
     static const size_t bad_len[] = {1, 15, 17, 31, 33, 63};
     CASM_AES_KEY k;
-    unsigned char out[64], iv[16];
-    char name[200];
+    unsigned char buf[80], *out = buf, *iv = buf + 64;     /* checked as one */
 
     if (casm_aes_set_key(&k, key32, 128) != 0)
         tap_bail("casm_aes_set_key(128) failed");
@@ -162,64 +170,38 @@ static void test_ecb_cbc(void)
         const char *dir = enc ? "encrypt" : "decrypt";
 
         for (size_t i = 0; i < sizeof(bad_len) / sizeof(bad_len[0]); i++) {
-            memset(out, SENTINEL, sizeof(out));
-            int rc = casm_aes_ecb(&k, input, out, bad_len[i], enc);
-            snprintf(name, sizeof(name),
-                     "casm_aes_ecb %s len %zu (not a multiple of 16) returns "
-                     "CASM_ERR_LENGTH, output untouched", dir, bad_len[i]);
-            if (!tap_ok(untouched(out, sizeof(out), "out") && rc == CASM_ERR_LENGTH,
-                        "%s", name))
-                tap_diag("  expected %d, got %d", CASM_ERR_LENGTH, rc);
-
-            memset(out, SENTINEL, sizeof(out));
-            memset(iv, SENTINEL, sizeof(iv));
-            rc = casm_aes_cbc(&k, input, out, bad_len[i], iv, enc);
-            snprintf(name, sizeof(name),
-                     "casm_aes_cbc %s len %zu (not a multiple of 16) returns "
-                     "CASM_ERR_LENGTH, output and iv untouched", dir, bad_len[i]);
-            int ok_out = untouched(out, sizeof(out), "out");
-            int ok_iv = untouched(iv, sizeof(iv), "iv");
-            if (!tap_ok(rc == CASM_ERR_LENGTH && ok_out && ok_iv, "%s", name))
-                tap_diag("  expected %d, got %d", CASM_ERR_LENGTH, rc);
+            memset(buf, SENTINEL, sizeof(buf));
+            check_rc_untouched(casm_aes_ecb(&k, input, out, bad_len[i], enc), CASM_ERR_LENGTH,
+                               out, 64, "casm_aes_ecb %s len %zu (not a multiple of 16) "
+                               "returns CASM_ERR_LENGTH, output untouched", dir, bad_len[i]);
+            memset(buf, SENTINEL, sizeof(buf));
+            check_rc_untouched(casm_aes_cbc(&k, input, out, bad_len[i], iv, enc),
+                               CASM_ERR_LENGTH, buf, sizeof(buf), "casm_aes_cbc %s len %zu "
+                               "(not a multiple of 16) returns CASM_ERR_LENGTH, output and iv "
+                               "untouched", dir, bad_len[i]);
         }
-
-        memset(out, SENTINEL, sizeof(out));
-        int rc = casm_aes_ecb(&k, input, out, 0, enc);
-        snprintf(name, sizeof(name),
-                 "casm_aes_ecb %s len 0 returns 0, output untouched", dir);
-        if (!tap_ok(untouched(out, sizeof(out), "out") && rc == 0, "%s", name))
-            tap_diag("  expected 0, got %d", rc);
-
-        memset(out, SENTINEL, sizeof(out));
-        memset(iv, SENTINEL, sizeof(iv));
-        rc = casm_aes_cbc(&k, input, out, 0, iv, enc);
-        snprintf(name, sizeof(name),
-                 "casm_aes_cbc %s len 0 returns 0, output and iv untouched", dir);
-        int ok_out = untouched(out, sizeof(out), "out");
-        int ok_iv = untouched(iv, sizeof(iv), "iv");
-        if (!tap_ok(rc == 0 && ok_out && ok_iv, "%s", name))
-            tap_diag("  expected 0, got %d", rc);
+        memset(buf, SENTINEL, sizeof(buf));
+        check_rc_untouched(casm_aes_ecb(&k, input, out, 0, enc), 0, out, 64,
+                           "casm_aes_ecb %s len 0 returns 0, output untouched", dir);
+        memset(buf, SENTINEL, sizeof(buf));
+        check_rc_untouched(casm_aes_cbc(&k, input, out, 0, iv, enc), 0, buf, sizeof(buf),
+                           "casm_aes_cbc %s len 0 returns 0, output and iv untouched", dir);
 
         /* A whole block is accepted and written. */
-        memset(out, SENTINEL, sizeof(out));
-        rc = casm_aes_ecb(&k, input, out, 16, enc);
-        snprintf(name, sizeof(name),
-                 "casm_aes_ecb %s len 16 returns 0 and writes exactly 16 bytes", dir);
+        memset(buf, SENTINEL, sizeof(buf));
+        int rc = casm_aes_ecb(&k, input, out, 16, enc);
         int wrote = written(out, 16);
-        if (!tap_ok(untouched(out + 16, sizeof(out) - 16, "out past 16") &&
-                    wrote && rc == 0, "%s", name))
+        if (!tap_ok(untouched(out + 16, 48, "out past 16") && wrote && rc == 0,
+                    "casm_aes_ecb %s len 16 returns 0 and writes exactly 16 bytes", dir))
             tap_diag("  expected rc 0 and 16 bytes written; got rc %d, %s", rc,
                      wrote ? "written" : "nothing written");
 
-        snprintf(name, sizeof(name),
+        check_rc(casm_aes_ecb(NULL, input, out, 16, enc), CASM_ERR_NULL,
                  "casm_aes_ecb %s with a NULL key returns CASM_ERR_NULL", dir);
-        check_rc(casm_aes_ecb(NULL, input, out, 16, enc), CASM_ERR_NULL, name);
-        snprintf(name, sizeof(name),
+        check_rc(casm_aes_cbc(NULL, input, out, 16, iv, enc), CASM_ERR_NULL,
                  "casm_aes_cbc %s with a NULL key returns CASM_ERR_NULL", dir);
-        check_rc(casm_aes_cbc(NULL, input, out, 16, iv, enc), CASM_ERR_NULL, name);
-        snprintf(name, sizeof(name),
+        check_rc(casm_aes_cbc(&k, input, out, 16, NULL, enc), CASM_ERR_NULL,
                  "casm_aes_cbc %s with a NULL iv returns CASM_ERR_NULL", dir);
-        check_rc(casm_aes_cbc(&k, input, out, 16, NULL, enc), CASM_ERR_NULL, name);
     }
 }
 
@@ -273,7 +255,6 @@ static void test_xts(void)
 {
     CASM_AES_XTS_KEY xk;
     unsigned char out[64], iv[16] = {0};
-    char name[200];
 
     check_rc(casm_aes_xts_set_key(&xk, key64, 192), CASM_ERR_BITS,
              "casm_aes_xts_set_key with bits 192 returns CASM_ERR_BITS (XTS takes 128 or 256)");
@@ -293,25 +274,18 @@ static void test_xts(void)
     for (size_t len = 0; len < 16; len++) {
         for (int enc = 1; enc >= 0; enc--) {
             memset(out, SENTINEL, sizeof(out));
-            int rc = casm_aes_xts(&xk, iv, input, out, len, enc);
-            snprintf(name, sizeof(name),
-                     "casm_aes_xts %s len %zu (< 16) returns CASM_ERR_LENGTH, output untouched",
-                     enc ? "encrypt" : "decrypt", len);
-            if (!tap_ok(untouched(out, sizeof(out), "out") && rc == CASM_ERR_LENGTH,
-                        "%s", name))
-                tap_diag("  expected %d, got %d", CASM_ERR_LENGTH, rc);
+            check_rc_untouched(casm_aes_xts(&xk, iv, input, out, len, enc), CASM_ERR_LENGTH,
+                               out, sizeof(out), "casm_aes_xts %s len %zu (< 16) returns "
+                               "CASM_ERR_LENGTH, output untouched", enc ? "encrypt" : "decrypt",
+                               len);
         }
     }
     /* 16 and 17 (ciphertext stealing) are valid. */
     for (size_t len = 16; len <= 17; len++) {
         memset(out, SENTINEL, sizeof(out));
-        int rc = casm_aes_xts(&xk, iv, input, out, len, 1);
-        snprintf(name, sizeof(name),
-                 "casm_aes_xts encrypt len %zu returns 0 and writes exactly %zu bytes",
-                 len, len);
-        if (!tap_ok(untouched(out + len, sizeof(out) - len, "out past len") && rc == 0,
-                    "%s", name))
-            tap_diag("  expected 0, got %d", rc);
+        check_rc_untouched(casm_aes_xts(&xk, iv, input, out, len, 1), 0, out + len,
+                           sizeof(out) - len, "casm_aes_xts encrypt len %zu returns 0 and "
+                           "writes exactly %zu bytes", len, len);
     }
     check_rc(casm_aes_xts(NULL, iv, input, out, 16, 1), CASM_ERR_NULL,
              "casm_aes_xts with a NULL key returns CASM_ERR_NULL");
@@ -324,11 +298,9 @@ static void test_xts(void)
     XTS128_CONTEXT ctx = {&k1, &k2, aes_enc_block, aes_enc_block};
     for (size_t len = 0; len < 16; len++) {
         memset(out, SENTINEL, sizeof(out));
-        int rc = CRYPTO_xts128_encrypt(&ctx, iv, input, out, len, 1);
-        snprintf(name, sizeof(name),
-                 "CRYPTO_xts128_encrypt len %zu (< 16) returns -1, output untouched", len);
-        if (!tap_ok(untouched(out, sizeof(out), "out") && rc == -1, "%s", name))
-            tap_diag("  expected -1, got %d", rc);
+        check_rc_untouched(CRYPTO_xts128_encrypt(&ctx, iv, input, out, len, 1), -1, out,
+                           sizeof(out), "CRYPTO_xts128_encrypt len %zu (< 16) returns -1, "
+                           "output untouched", len);
     }
     memset(out, SENTINEL, sizeof(out));
     check_rc(CRYPTO_xts128_encrypt(&ctx, iv, input, out, 16, 1), 0,
@@ -348,7 +320,6 @@ static void test_lrw(void)
     static const size_t bad_len[] = {1, 15, 17, 31, 33};
     CASM_AES_LRW_KEY lk;
     unsigned char out[64], index[16] = {0};
-    char name[200];
 
     /* key is the AES key followed by the 16-byte tweak key. */
     check_rc(casm_aes_lrw_set_key(&lk, key64, 100), CASM_ERR_BITS,
@@ -364,27 +335,18 @@ static void test_lrw(void)
         const char *dir = enc ? "encrypt" : "decrypt";
         for (size_t i = 0; i < sizeof(bad_len) / sizeof(bad_len[0]); i++) {
             memset(out, SENTINEL, sizeof(out));
-            int rc = casm_aes_lrw(&lk, index, input, out, bad_len[i], enc);
-            snprintf(name, sizeof(name),
-                     "casm_aes_lrw %s len %zu (not a multiple of 16) returns "
-                     "CASM_ERR_LENGTH, output untouched", dir, bad_len[i]);
-            if (!tap_ok(untouched(out, sizeof(out), "out") && rc == CASM_ERR_LENGTH,
-                        "%s", name))
-                tap_diag("  expected %d, got %d", CASM_ERR_LENGTH, rc);
+            check_rc_untouched(casm_aes_lrw(&lk, index, input, out, bad_len[i], enc),
+                               CASM_ERR_LENGTH, out, sizeof(out), "casm_aes_lrw %s len %zu (not "
+                               "a multiple of 16) returns CASM_ERR_LENGTH, output untouched",
+                               dir, bad_len[i]);
         }
         memset(out, SENTINEL, sizeof(out));
-        int rc = casm_aes_lrw(&lk, index, input, out, 0, enc);
-        snprintf(name, sizeof(name),
-                 "casm_aes_lrw %s len 0 returns 0, output untouched", dir);
-        if (!tap_ok(untouched(out, sizeof(out), "out") && rc == 0, "%s", name))
-            tap_diag("  expected 0, got %d", rc);
+        check_rc_untouched(casm_aes_lrw(&lk, index, input, out, 0, enc), 0, out, sizeof(out),
+                           "casm_aes_lrw %s len 0 returns 0, output untouched", dir);
         memset(out, SENTINEL, sizeof(out));
-        rc = casm_aes_lrw(&lk, index, input, out, 32, enc);
-        snprintf(name, sizeof(name),
-                 "casm_aes_lrw %s len 32 returns 0 and writes exactly 32 bytes", dir);
-        if (!tap_ok(untouched(out + 32, sizeof(out) - 32, "out past 32") && rc == 0,
-                    "%s", name))
-            tap_diag("  expected 0, got %d", rc);
+        check_rc_untouched(casm_aes_lrw(&lk, index, input, out, 32, enc), 0, out + 32,
+                           sizeof(out) - 32, "casm_aes_lrw %s len 32 returns 0 and writes "
+                           "exactly 32 bytes", dir);
     }
     check_rc(casm_aes_lrw(NULL, index, input, out, 16, 1), CASM_ERR_NULL,
              "casm_aes_lrw with a NULL key returns CASM_ERR_NULL");
@@ -396,10 +358,9 @@ static void test_lrw(void)
         tap_bail("AES_set_encrypt_key failed");
     CRYPTO_lrw128_init(&tw, key64 + 16);
     memset(out, SENTINEL, sizeof(out));
-    int rc = CRYPTO_lrw128_encrypt(&tw, &k1, aes_enc_block, index, input, out, 17);
-    if (!tap_ok(untouched(out, sizeof(out), "out") && rc == -1,
-                "CRYPTO_lrw128_encrypt len 17 returns -1, output untouched"))
-        tap_diag("  expected -1, got %d", rc);
+    check_rc_untouched(CRYPTO_lrw128_encrypt(&tw, &k1, aes_enc_block, index, input, out, 17),
+                       -1, out, sizeof(out), "CRYPTO_lrw128_encrypt len 17 returns -1, output "
+                       "untouched");
     check_rc(CRYPTO_lrw128_encrypt(&tw, &k1, aes_enc_block, index, input, out, 16),
              0, "CRYPTO_lrw128_encrypt len 16 returns 0");
 }
@@ -477,7 +438,6 @@ static void test_enc_values(void)
     CASM_AES_XTS_KEY xk;
     CASM_AES_LRW_KEY lk;
     unsigned char out[64], iv[16];
-    char name[200];
 
     if (casm_aes_set_key(&k, key32, 128) != 0 ||
         casm_aes_xts_set_key(&xk, key64, 128) != 0 ||
@@ -493,12 +453,10 @@ static void test_enc_values(void)
         rc[3] = casm_aes_lrw(&lk, iv, input, out, 32, e);
         int ok_out = untouched(out, sizeof(out), "out");
         int ok_iv = untouched(iv, sizeof(iv), "iv");
-        snprintf(name, sizeof(name),
-                 "enc %d: casm_aes_ecb, _cbc, _xts and _lrw return CASM_ERR_ENC, "
-                 "output and iv untouched", e);
         if (!tap_ok(rc[0] == CASM_ERR_ENC && rc[1] == CASM_ERR_ENC &&
                     rc[2] == CASM_ERR_ENC && rc[3] == CASM_ERR_ENC && ok_out && ok_iv,
-                    "%s", name))
+                    "enc %d: casm_aes_ecb, _cbc, _xts and _lrw return CASM_ERR_ENC, "
+                    "output and iv untouched", e))
             tap_diag("  expected %d each; got %d %d %d %d", CASM_ERR_ENC, rc[0],
                      rc[1], rc[2], rc[3]);
     }
@@ -606,19 +564,16 @@ static void test_failed_set_key(void)
     };
     CASM_AES_KEY k;
     unsigned char out[64];
-    char name[200];
 
     for (size_t i = 0; i < sizeof(fail) / sizeof(fail[0]); i++) {
         if (casm_aes_set_key(&k, key32, 256) != 0)
             tap_bail("casm_aes_set_key(256) failed");
         int rc = casm_aes_set_key(&k, fail[i].key, fail[i].bits);
-        snprintf(name, sizeof(name),
-                 "casm_aes_set_key with %s over a good key returns %d, wipes the key, "
-                 "casm_aes_key_impl gives NULL and every mode returns CASM_ERR_STATE",
-                 fail[i].why, fail[i].rc);
         int refused = modes_refuse(&k);
         if (!tap_ok(rc == fail[i].rc && casm_aes_key_impl(&k) == NULL &&
-                    all_zero(&k, sizeof(k)) && refused, "%s", name))
+                    all_zero(&k, sizeof(k)) && refused, "casm_aes_set_key with %s over a good "
+                    "key returns %d, wipes the key, casm_aes_key_impl gives NULL and every "
+                    "mode returns CASM_ERR_STATE", fail[i].why, fail[i].rc))
             tap_diag("  rc %d, name %s", rc, casm_aes_key_impl(&k) ? "set" : "NULL");
 
         for (size_t t = 0; t < 2; t++)
@@ -701,11 +656,8 @@ static void test_null_rule(void)
         casm_aes_lrw(&lk, NULL, NULL, NULL, 0, 1),
         casm_sha1(NULL, 0, NULL),
     };
-    for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); i++) {
-        char name[160];
-        snprintf(name, sizeof(name), "%s at len 0 returns CASM_ERR_NULL", what[i]);
-        check_rc(got[i], CASM_ERR_NULL, name);
-    }
+    for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); i++)
+        check_rc(got[i], CASM_ERR_NULL, "%s at len 0 returns CASM_ERR_NULL", what[i]);
 }
 
 /* ---- XTS data-unit limit ---------------------------------------------------- */
@@ -716,7 +668,6 @@ static void test_xts_limit(void)
     unsigned char iv[16] = {1};
     CASM_AES_XTS_KEY xk;
     unsigned char *buf = malloc(max + 32);
-    char name[200];
 
     if (buf == NULL)
         tap_bail("no memory for %zu bytes", max + 32);
@@ -727,12 +678,9 @@ static void test_xts_limit(void)
     static const size_t over[] = {1, 15, 16, 17};
     for (size_t i = 0; i < sizeof(over) / sizeof(over[0]); i++) {
         memset(buf, SENTINEL, max + 32);
-        int rc = casm_aes_xts(&xk, iv, buf, buf, max + over[i], 1);
-        snprintf(name, sizeof(name),
-                 "casm_aes_xts of 2^24 + %zu bytes returns CASM_ERR_LENGTH, buffer untouched",
-                 over[i]);
-        if (!tap_ok(rc == CASM_ERR_LENGTH && untouched(buf, max + 32, "buf"), "%s", name))
-            tap_diag("  expected %d, got %d", CASM_ERR_LENGTH, rc);
+        check_rc_untouched(casm_aes_xts(&xk, iv, buf, buf, max + over[i], 1), CASM_ERR_LENGTH,
+                           buf, max + 32, "casm_aes_xts of 2^24 + %zu bytes returns "
+                           "CASM_ERR_LENGTH, buffer untouched", over[i]);
     }
     check_rc(casm_aes_xts(&xk, iv, input, input, SIZE_MAX, 0), CASM_ERR_LENGTH,
              "casm_aes_xts of SIZE_MAX bytes returns CASM_ERR_LENGTH");

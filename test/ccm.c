@@ -2,7 +2,7 @@
 /*
  * AES-CCM: the bulk functions aesni_ccm64_encrypt_blocks/_decrypt_blocks
  * (registry hooks ccm64_enc/ccm64_dec) and CCM built on them by
- * test/lib/ccm_glue.c as OpenSSL's ccm128.c builds it.
+ * support/lib/ccm_glue.c as OpenSSL's ccm128.c builds it.
  *
  *  1. NIST CAVP CCM vectors (VADT, VNT, VPT, VTT: encrypt and decrypt;
  *     DVPT: decrypt with pass/fail), for every implementation the CPU has;
@@ -26,10 +26,10 @@
 
 #include "impl.h"
 #include "aes/aes_c.h"
-#include "lib/ccm_glue.h"
+#include "../support/lib/ccm_glue.h"
 #include "lib/ccm_model.h"
-#include "lib/ossl.h"
-#include "lib/ossl_ccm.h"
+#include "../support/lib/ossl.h"
+#include "../support/lib/ossl_ccm.h"
 #include "lib/tap.h"
 #include "lib/vecfile.h"
 

@@ -31,7 +31,7 @@
 
 #include "cryptoasm.h"
 #include "impl.h"
-#include "lib/ossl.h"
+#include "../support/lib/ossl.h"
 #include "lib/tap.h"
 
 #define MAX_LEN   (1u << 20)

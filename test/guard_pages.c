@@ -42,7 +42,7 @@
 #include "aes/aes_c.h"
 #include "lib/ccm_model.h"
 #include "lib/guard.h"
-#include "lib/ocb_model.h"
+#include "../support/lib/ocb_model.h"
 #include "lib/tap.h"
 
 enum { MAXLEN = 4096, OCB_L = 16 };

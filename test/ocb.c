@@ -5,11 +5,11 @@
  *
  *  1. RFC 7253 Appendix A: the sixteen sample results (AES-128, 128-bit
  *     tag) and the iterated test for AES-128/192/256 with 128-, 96- and
- *     64-bit tags, through a whole OCB (test/lib/ocb_mode.c) that hands its
+ *     64-bit tags, through a whole OCB (support/lib/ocb_mode.c) that hands its
  *     whole blocks to the bulk functions as OpenSSL's ocb128.c does.  The
  *     same OCB over the C AES without a bulk function runs first, as a
  *     check of the driver itself.
- *  2. The bulk functions against the C model (test/lib/ocb_model.h) for
+ *  2. The bulk functions against the C model (support/lib/ocb_model.h) for
  *     every count 0..80 blocks and start_block_num values around powers of
  *     two up to 2^63 (so ntz(i) reaches 63), buffers unaligned or in place,
  *     with L_ holding exactly the entries the call may need and ending at
@@ -29,10 +29,10 @@
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "lib/guard.h"
-#include "lib/ocb_mode.h"
-#include "lib/ocb_model.h"
-#include "lib/ossl.h"
-#include "lib/ossl_ocb.h"
+#include "../support/lib/ocb_mode.h"
+#include "../support/lib/ocb_model.h"
+#include "../support/lib/ossl.h"
+#include "../support/lib/ossl_ocb.h"
 #include "lib/tap.h"
 
 #define MAX_BLOCKS 80

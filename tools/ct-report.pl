@@ -37,16 +37,17 @@
 # 0 when every path has a verdict of clean, exposed or not covered.
 use strict;
 use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../support/perl";
 use File::Temp qw(tempdir);
 use Getopt::Long qw(GetOptions);
+use Slurp qw(slurp);
 
 my ($build, $tsv, $only, $keep) = ('build');
 GetOptions('build=s' => \$build, 'tsv=s' => \$tsv, 'only=s' => \$only, 'keep=s' => \$keep)
     && !@ARGV or die "usage: $0 [--build DIR] [--tsv FILE] [--only REGEX] [--keep DIR]\n";
 my $work = $keep // tempdir(CLEANUP => 1);
 mkdir $work;
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # The tool as the build probed it (mk/toolchain.mk).
 my %tool;

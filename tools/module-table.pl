@@ -19,7 +19,8 @@ use warnings;
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use Getopt::Long qw(GetOptionsFromArray);
-use lib dirname(abs_path($0)) . '/lib';
+use lib dirname(abs_path($0)) . '/lib', dirname(abs_path($0)) . '/../support/perl';
+use Slurp qw(slurp);
 use ModuleTable qw(read_table table_path readme_table);
 
 # The documents' part between these lines is generated.
@@ -62,13 +63,6 @@ sub make_text {
                    "MODULE_REPLACES_$n := $r->{replaces}";
     }
     return join '', map { "$_\n" } @out;
-}
-
-sub slurp {
-    my ($file) = @_;
-    open(my $fh, '<', $file) or return undef;
-    local $/;
-    return scalar <$fh>;
 }
 
 sub write_if_changed {

@@ -47,6 +47,10 @@ use File::Basename qw(basename dirname);
 use File::Path qw(make_path remove_tree);
 use File::Spec;
 use Getopt::Long qw(GetOptionsFromArray);
+use lib dirname(abs_path(__FILE__)) . '/lib';
+use OpensslTree qw(find_modules module_name);
+use lib dirname(abs_path($0)) . '/../support/perl';
+use Slurp qw(slurp);
 
 # Assembler command per flavour ($_[0] source, $_[1] object), with the
 # flavour's disassembler.
@@ -96,30 +100,6 @@ sub run_capture {
     close $fh;
     return ($?, $out);
 }
-
-sub find_modules {
-    my ($src) = @_;
-    my @found;
-    for my $top (qw(crypto engines)) {
-        my @stack = ("$src/$top");
-        while (my $d = shift @stack) {
-            opendir(my $dh, $d) or next;
-            for my $e (sort readdir $dh) {
-                next if $e =~ /^\./;
-                my $p = "$d/$e";
-                if (-d $p && !-l $p) { push @stack, $p; next }
-                next unless $e =~ /\.pl$/ && $e ne 'x86_64-xlate.pl';
-                open(my $fh, '<', $p) or next;
-                local $/;
-                my $text = <$fh>;
-                push @found, File::Spec->abs2rel($p, $src) if $text =~ /x86_64-xlate\.pl/;
-            }
-        }
-    }
-    return sort @found;
-}
-
-sub module_name { my $n = basename($_[0]); $n =~ s/\.pl$//; return $n }
 
 # A symlink mirror of the source tree in which crypto/perlasm/x86_64-xlate.pl
 # is a two-line shim that execs our translator.
@@ -201,8 +181,6 @@ sub our_promises {
     return 'no IBT/SHSTK property note' unless $notes =~ /x86 feature: IBT, SHSTK/;
     return undef;
 }
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> // '' }
 
 # MODULE -> FLAVOUR -> reason, from --expect's rows.
 sub read_expect {

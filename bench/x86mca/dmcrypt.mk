@@ -10,8 +10,8 @@ DMCRYPT_OPENSSL_SRC := $(X86MCA_OPENSSL_SRC)
 DMCRYPT_ARGS ?=
 DMCRYPT_OSSL := $(if $(wildcard $(DMCRYPT_OPENSSL_SRC)/crypto/aes/asm/aesni-x86.pl),yes)
 
-$(B32)/trace32_modes.o: bench/x86mca/trace32_modes.c bench/x86mca/dm_modes.h test/abi32/abi_cdecl.h \
-    test/abi32/abi32_typed.h test/lib/code_handle.h test/lib/ocb_model.h $(GEN_HDRS)
+$(B32)/trace32_modes.o: bench/x86mca/trace32_modes.c bench/x86mca/dm_modes.h support/abi/abi_cdecl.h \
+    support/abi/abi32_typed.h support/lib/code_handle.h support/lib/ocb_model.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
 $(B32)/trace32_modes_ours: $(B32)/trace32_modes.o $(M32)/small/libcrypto-asm.a $(B32_TRACE)
@@ -30,11 +30,11 @@ $(B32)/trace32_modes_openssl: $(B32)/trace32_modes.o $(B32)/openssl/libcrypto-as
 	$(A32_LINK) -o $@ $(B32)/trace32_modes.o $(B32_TRACE) $(B32)/openssl/libcrypto-asm.a
 
 $(B32)/native32_modes.o: bench/x86mca/native32_modes.c bench/x86mca/map32.h bench/x86mca/dm_modes.h \
-    test/lib/ocb_mode.h $(GEN_HDRS)
+    support/lib/ocb_mode.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
-# OCB's L_ table and Offset_0 come from the tests' OCB (test/lib/ocb_mode.c).
-$(B32)/native32_modes: $(B32)/native32_modes.o $(call objs_of,obj,test/lib/ocb_mode.c) $(LIB)
+# OCB's L_ table and Offset_0 come from the tests' OCB (support/lib/ocb_mode.c).
+$(B32)/native32_modes: $(B32)/native32_modes.o $(call objs_of,obj,support/lib/ocb_mode.c) $(LIB)
 	$(CC) -o $@ $^ -ldl
 
 DMCRYPT_BINS := $(B32)/native32_modes $(B32)/trace32_modes_ours $(BUILD)/test/kat_aes \

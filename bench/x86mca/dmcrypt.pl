@@ -38,9 +38,9 @@ use strict;
 use warnings;
 use Getopt::Long;
 use FindBin;
-use lib $FindBin::Bin;
+use lib $FindBin::Bin, "$FindBin::Bin/../../support/perl";
 use Replay64;
-use Disasm32 qw(disassembly next_addresses);
+use X86Disasm qw(by_address next_addresses);
 
 my @MODES = qw(ecb ecb-dec cbc-enc cbc-dec xts xts-dec lrw ctr ocb-enc ocb-dec);
 my %MODE_NAME = ('ecb' => 'ECB', 'ecb-dec' => 'ECB decrypt', 'cbc-enc' => 'CBC encrypt', 'cbc-dec' => 'CBC decrypt',
@@ -124,7 +124,7 @@ END { unlink @made }
 sub replay_so {
     my ($head, $prog, $impl, $mode, $mask) = @_;
     local $ENV{OPENSSL_ia32cap} = $mask if defined $mask;
-    $text{$prog} //= disassembly($prog);
+    $text{$prog} //= by_address($prog);
     my $next = next_addresses($text{$prog});
     my @eips;
     for (`$qemu $prog $impl $mode $bits $SECTOR`) {

@@ -21,7 +21,7 @@
  *   from the 64-bit library's for the same calls.
  *
  * CTR's counter block and OCB's nonce-dependent Offset_0 and L_ table are
- * made as OpenSSL's OCB makes them (test/lib/ocb_mode.c); both streams
+ * made as OpenSSL's OCB makes them (support/lib/ocb_mode.c); both streams
  * continue from call to call and from pass to pass.
  */
 #include <dlfcn.h>
@@ -37,7 +37,7 @@
 
 #include "aes/aes_c.h"
 #include "aes/aesni_x86_64.h"
-#include "../../test/lib/ocb_mode.h"
+#include "../../support/lib/ocb_mode.h"
 #include "dm_modes.h"
 #include "map32.h"
 

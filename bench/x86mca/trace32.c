@@ -2,7 +2,7 @@
 /*
  * Records the instructions one AES call executes, for the 32-bit
  * benchmark (bench/x86mca.pl): the call is single-stepped under qemu-i386
- * by trace32_call (test/abi32/abi_cdecl.c) and every executed address is
+ * by trace32_call (support/abi/abi_cdecl.c) and every executed address is
  * printed, in order.  Built once per implementation: with -DTRACE_C it
  * calls the C reference (aes_c_*, aes_core.c compiled -m32 -O2); with
  * -DTRACE_OPENSSL OpenSSL 3.0's own aes-586 object, its five globals
@@ -19,7 +19,7 @@
  *   trace PATH MODE BITS BYTES COUNT
  *   followed by COUNT lines of hex addresses.
  */
-#include "../../test/abi32/abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 
 #include <stdio.h>
 #include <stdlib.h>

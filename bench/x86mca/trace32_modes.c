@@ -2,7 +2,7 @@
 /*
  * The dm-crypt table's 32-bit calls (bench/x86mca/dmcrypt.pl): one call of
  * a mode over BYTES bytes, single-stepped under qemu-i386 by trace32_call
- * (test/abi32/abi_cdecl.c), every executed address printed in order.
+ * (support/abi/abi_cdecl.c), every executed address printed in order.
  * Linked -no-pie with a 32-bit archive: build/m32/small (our aes-586 and
  * aesni-x86) or the same C with OpenSSL's own aesni-x86 object in place
  * of ours (the names are the same).
@@ -15,7 +15,7 @@
  *           AES_encrypt, as OpenSSL's generic ECB; CBC AES_cbc_encrypt;
  *           XTS and LRW the C modes over AES_encrypt; aes-586 has no CTR
  *           or OCB bulk: CTR a C ctr32 loop over AES_encrypt, OCB
- *           test/lib/ocb_model.h's C over AES_encrypt/AES_decrypt, each
+ *           support/lib/ocb_model.h's C over AES_encrypt/AES_decrypt, each
  *           in the shape of the aesni function and called the same way)
  *     MODE  ecb, ecb-dec, cbc-enc, cbc-dec, xts, xts-dec, lrw, ctr, ocb-enc,
  *           ocb-dec (all encrypt but ecb-dec, cbc-dec, xts-dec and ocb-dec)
@@ -27,7 +27,7 @@
  *   tweak table or OCB's struct dm_ocb, iv XTS's tweak, LRW's index, CBC's
  *   ivec or CTR's counter block.
  */
-#include "../../test/abi32/abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@
 #include <openssl/modes.h>
 
 #include "aes/aesni_x86.h"
-#include "../../test/lib/ocb_model.h"
+#include "../../support/lib/ocb_model.h"
 #include "dm_modes.h"
 
 typedef void mode_fn(const unsigned char *in, unsigned char *out, size_t len,

@@ -27,7 +27,7 @@ X86MCA_BINS  := $(B32)/trace32_c $(B32)/calib64 $(B32)/native32
 $(B32)/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
-$(B32)/trace32_c.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h
+$(B32)/trace32_c.o: bench/x86mca/trace32.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -DTRACE_C -c -o $@ $<
 $(B32)/trace32_c: $(B32)/trace32_c.o $(B32_COBJ) $(B32_TRACE)
@@ -49,7 +49,7 @@ $(B32)/native32: $(B32)/native32.o $(LIB)
 	$(CC) -o $@ $^ -ldl
 
 ifneq ($(AES586_VARIANTS),)
-$(B32)/trace32_asm.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h
+$(B32)/trace32_asm.o: bench/x86mca/trace32.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -c -o $@ $<
 $(B32)/trace32_%: $(B32)/trace32_asm.o $(M32)/%/libcrypto-asm.a $(B32_TRACE)
@@ -92,7 +92,7 @@ $(B32)/openssl/aes-586.o: $(B32)/openssl/aes-586.s
 	as --32 --noexecstack -o $@.tmp $<
 	objcopy $(foreach f,$(OSSL586_SYMS),--redefine-sym $(f)=ossl586_$(f)) $@.tmp $@
 	rm -f $@.tmp
-$(B32)/trace32_openssl.o: bench/x86mca/trace32.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h
+$(B32)/trace32_openssl.o: bench/x86mca/trace32.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC32) $(CPPFLAGS_ALL) $(WARN) -O2 -DTRACE_OPENSSL -c -o $@ $<
 $(B32)/trace32_openssl: $(B32)/trace32_openssl.o $(B32)/openssl/aes-586.o $(M32)/small/libcrypto-asm.a $(B32_TRACE)

@@ -5,12 +5,12 @@
  *   aes_table.c  T-tables: fast, but table lookups indexed by secret bytes
  *                leak through cache timing.
  *   aes_ct.c     constant time: S-box computed arithmetically, no secret-
- *                dependent loads or branches; about 20x slower.
+ *                dependent loads or branches; much slower.
  * Round keys are little-endian column words: rd_key[4r+j] holds column j
  * of round key r with row 0 in the low byte.
  */
-#ifndef CRYPTO_ASM_AES_BACKEND_H
-#define CRYPTO_ASM_AES_BACKEND_H
+#ifndef PERLASM_X86_AES_BACKEND_H
+#define PERLASM_X86_AES_BACKEND_H
 
 #include <stdint.h>
 

@@ -5,8 +5,8 @@
  * names; aes_noasm.c maps AES_* onto these when no AES assembly is built.
  * Same prototypes and semantics as the AES_* functions in <openssl/aes.h>.
  */
-#ifndef CRYPTO_ASM_AES_C_H
-#define CRYPTO_ASM_AES_C_H
+#ifndef PERLASM_X86_AES_C_H
+#define PERLASM_X86_AES_C_H
 
 #include <openssl/aes.h>
 

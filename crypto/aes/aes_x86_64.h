@@ -3,7 +3,7 @@
  * The hidden entry points of crypto/aes/asm/aes-x86_64.pl (its OpenSSL
  * AES_* names are in <openssl/aes.h>): one block and CBC through the full
  * T-tables, for the dispatcher's "x86_64_full" entry, the tests and the
- * benchmark; the XTS and CCM loops of each path (aes-x86_64/modes.pl);
+ * benchmark; the XTS and CCM loops of each path (AesX86_64/Modes.pm);
  * aes_x86_64_ecb (aes_x86_64_ecb.c), ECB over both paths; and XTS and CCM
  * over both paths (aes_x86_64_xts_ccm.c), or the full tables only.
  */

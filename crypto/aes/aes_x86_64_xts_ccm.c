@@ -4,7 +4,7 @@
  * policy of its AES_cbc_encrypt and the ECB glue: the compact,
  * cache-hardened code for short messages, the full T-tables from
  * AES_X86_64_FULL_TABLES_FROM bytes on (crypto/aes/AesPaths.pm).  The
- * whole blocks run in the module's mode loops (aes-x86_64/modes.pl); the
+ * whole blocks run in the module's mode loops (AesX86_64/Modes.pm); the
  * tweak's first encryption and XTS's ciphertext stealing are
  * crypto/modes/xts128.c's.
  */

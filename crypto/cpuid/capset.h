@@ -9,8 +9,8 @@
  * words 4-9 adds no bit.  CAPSET_NEED below
  * fills a registry entry's needs and their text from one list.
  */
-#ifndef CRYPTO_ASM_CAPSET_H
-#define CRYPTO_ASM_CAPSET_H
+#ifndef PERLASM_X86_CAPSET_H
+#define PERLASM_X86_CAPSET_H
 
 #include "cpuid/ia32cap.h"
 

@@ -12,8 +12,8 @@
  * AVX, AVX2, AVX-IFMA and AVX-512 bits are cleared when XGETBV shows the
  * OS does not save their register state.
  */
-#ifndef CRYPTO_ASM_IA32CAP_H
-#define CRYPTO_ASM_IA32CAP_H
+#ifndef PERLASM_X86_IA32CAP_H
+#define PERLASM_X86_IA32CAP_H
 
 #define CASM_IA32CAP_WORDS 10
 extern unsigned int OPENSSL_ia32cap_P[CASM_IA32CAP_WORDS];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers shared by the mode implementations (internal). */
-#ifndef CRYPTO_ASM_BLOCK_UTIL_H
-#define CRYPTO_ASM_BLOCK_UTIL_H
+#ifndef PERLASM_X86_BLOCK_UTIL_H
+#define PERLASM_X86_BLOCK_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

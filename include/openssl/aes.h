@@ -7,8 +7,8 @@
  * AES-NI) formats rd_key its own way, so a schedule made by one family is
  * only ever used by that family.
  */
-#ifndef CRYPTO_ASM_OPENSSL_AES_H
-#define CRYPTO_ASM_OPENSSL_AES_H
+#ifndef PERLASM_X86_OPENSSL_AES_H
+#define PERLASM_X86_OPENSSL_AES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * ctr128_f) let an implementation process many blocks per call; the modes
  * fall back to block128_f where no bulk hook is given.
  */
-#ifndef CRYPTO_ASM_OPENSSL_MODES_H
-#define CRYPTO_ASM_OPENSSL_MODES_H
+#ifndef PERLASM_X86_OPENSSL_MODES_H
+#define PERLASM_X86_OPENSSL_MODES_H
 
 #include <stddef.h>
 

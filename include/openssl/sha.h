@@ -2,8 +2,8 @@
 /*
  * SHA-1: declarations compatible with OpenSSL's <openssl/sha.h>.
  */
-#ifndef CRYPTO_ASM_OPENSSL_SHA_H
-#define CRYPTO_ASM_OPENSSL_SHA_H
+#ifndef PERLASM_X86_OPENSSL_SHA_H
+#define PERLASM_X86_OPENSSL_SHA_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-# Included by the Makefile: the ABI and unwind checkers (test/abi) for
-# SysV/ELF and Win64, and their self-tests.
+# Included by the Makefile: the ABI and unwind checkers (support/abi) for
+# SysV/ELF and Win64, and their self-tests (test/abi).
 
-# ABI and unwind checkers, SysV/ELF (test/abi), with their self-test.  The
+# ABI and unwind checkers, SysV/ELF, with their self-test.  The
 # unwind checker needs libunwind-ptrace (libunwind-dev); without its header
 # everything is built with -DABI_NO_LIBUNWIND and the self-test skips all,
 # naming the package.  The flags are kept in a file so a change rebuilds.
@@ -15,22 +15,27 @@ $(ABI_OBJ)/flags:
 	@mkdir -p $(@D) && echo '$(ABI_CPPFLAGS)' > $@
 $(ABI_OBJ)/%.o: test/abi/%.c $(ABI_OBJ)/flags
 	$(CC) $(CPPFLAGS_ALL) $(ABI_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/support/abi/%.o: support/abi/%.c $(ABI_OBJ)/flags
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(ABI_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
 $(ABI_OBJ)/%.S.o: test/abi/%.S $(ABI_OBJ)/flags
 	$(CC) $(CFLAGS) -Wa,--fatal-warnings -c $< -o $@
+# The checker as a program links it: its end and its trampoline.
+ABI_SYSV := $(BUILD)/obj/support/abi/abi_sysv.o $(ABI_OBJ)/trampoline_sysv.o
 # The trampolines that call the function under test are generated through
 # the 64-bit layer, like any module.
-$(ABI_OBJ)/trampoline_sysv.s: test/abi/trampoline_sysv.pl $(PERLASM_X64)
+$(ABI_OBJ)/trampoline_sysv.s: support/abi/trampoline_sysv.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< elf $@
 $(ABI_OBJ)/trampoline_sysv.o: $(ABI_OBJ)/trampoline_sysv.s
 	$(CC) -c -Wa,--fatal-warnings -o $@ $<
-$(BUILD)/test/abi/selftest_sysv: $(addprefix $(ABI_OBJ)/,selftest_sysv.o selftest_sysv.S.o abi_sysv.o trampoline_sysv.o) $(BUILD)/obj/test/lib/tap.o
+$(BUILD)/test/abi/selftest_sysv: $(addprefix $(ABI_OBJ)/,selftest_sysv.o selftest_sysv.S.o) $(ABI_SYSV) $(BUILD)/obj/test/lib/tap.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
 tests: $(BUILD)/test/abi/selftest_sysv
 
 # Every assembly implementation of the library through both checkers.
-$(BUILD)/test/abi/module_abi: $(addprefix $(ABI_OBJ)/,module_abi.o abi_sysv.o trampoline_sysv.o) \
+$(BUILD)/test/abi/module_abi: $(ABI_OBJ)/module_abi.o $(ABI_SYSV) \
     $(BUILD)/obj/test/lib/tap.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
@@ -42,7 +47,10 @@ tests: $(BUILD)/test/abi/module_abi
 W64      := $(BUILD)/test/win64
 W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib -D__USE_MINGW_ANSI_STDIO=1
 
-$(W64)/%.c.o: test/abi/%.c test/abi/abi_check.h test/lib/tap.h
+$(W64)/%.c.o: test/abi/%.c support/abi/abi_check.h support/abi/abi_report.h test/lib/tap.h
+	@mkdir -p $(@D)
+	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
+$(W64)/%.c.o: support/abi/%.c support/abi/abi_check.h support/abi/abi_report.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 $(W64)/tap.c.o: test/lib/tap.c test/lib/tap.h
@@ -54,10 +62,10 @@ $(W64)/%.S.o: test/abi/%.S
 $(W64)/%.asm.o: test/abi/%.asm
 	@mkdir -p $(@D)
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
-$(W64)/trampoline_win64.mingw64.s: test/abi/trampoline_win64.pl $(PERLASM_X64)
+$(W64)/trampoline_win64.mingw64.s: support/abi/trampoline_win64.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< mingw64 $@
-$(W64)/trampoline_win64.nasm.asm: test/abi/trampoline_win64.pl $(PERLASM_X64)
+$(W64)/trampoline_win64.nasm.asm: support/abi/trampoline_win64.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< nasm $@
 $(W64)/trampoline_win64.mingw64.o: $(W64)/trampoline_win64.mingw64.s
@@ -72,4 +80,7 @@ $(W64)/selftest_win64.exe: $(addprefix $(W64)/,selftest_win64.c.o abi_win64.c.o 
 
 ifeq ($(HAVE_WIN64),yes)
 tests: $(W64)/selftest_win64.exe
+# The objects of the program that steps OpenSSL's own modules; the script
+# that runs it links them with those modules (test/t/53-openssl-unwind-win64.t).
+tests: $(addprefix $(W64)/,openssl_unwind.c.o abi_win64.c.o tap.c.o trampoline_win64.mingw64.o)
 endif

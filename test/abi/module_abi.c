@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "abi_typed.h"
+#include "../../support/abi/abi_typed.h"
 #include "impl.h"
 #include "aes/aes_c.h"
 #include "../lib/tap.h"
-#include "../lib/ocb_model.h"
+#include "../../support/lib/ocb_model.h"
 
 /* Deterministic bytes: the input does not matter, only that it is fixed. */
 static void fill(unsigned char *p, size_t n, uint32_t seed)
@@ -59,7 +59,7 @@ static void check_sha1(const char *label, const struct casm_sha1_impl *im)
         return;
     }
 #endif
-    struct unwind_stats st = { 0, 0 };
+    struct unwind_stats st = { 0, 0, 0 };
     got = want;
     rc = unwind_check_fn(fn, args, ABI_NARGS(args), &st, err, sizeof(err));
     if (!tap_ok(rc == 0 && st.steps > 0,
@@ -81,7 +81,7 @@ static void check_unwind(const char *label, const char *what, struct code_handle
         return;
     }
 #endif
-    struct unwind_stats st = { 0, 0 };
+    struct unwind_stats st = { 0, 0, 0 };
     int urc = unwind_check_fn(fn, args, nargs, &st, err, sizeof(err));
     if (!tap_ok(urc == 0 && st.steps > 0,
                 "%s%s: unwinds correctly at each of %lu instructions", label,
@@ -380,7 +380,7 @@ static void check_aes(const char *label, const struct casm_aes_impl *im)
             continue;
         }
 #endif
-        struct unwind_stats st = { 0, 0 };
+        struct unwind_stats st = { 0, 0, 0 };
         rc = unwind_check_fn(fn, ca, ABI_NARGS(ca), &st, err, sizeof(err));
         if (!tap_ok(rc == 0 && st.steps > 0,
                     "%s%s: unwinds correctly at each of %lu instructions", label,

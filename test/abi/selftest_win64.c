@@ -12,7 +12,7 @@
  * unwind errors, at the right instruction (the asm exports a <name>_fail
  * label there).
  */
-#include "abi_check.h"
+#include "../../support/abi/abi_check.h"
 #include "tap.h"
 
 #include <stdio.h>

@@ -10,12 +10,16 @@ A32_CC  := $(CC32) $(WARN) -O2 -g -D_GNU_SOURCE
 A32_LINK := $(CC32) -no-pie
 A32_CHECKER := $(addprefix $(A32)/,abi_cdecl.o trampoline_cdecl.o tap.o)
 
-$(A32)/trampoline_cdecl.s: test/abi32/trampoline_cdecl.pl $(PERLASM_X86)
+$(A32)/trampoline_cdecl.s: support/abi/trampoline_cdecl.pl $(PERLASM_X86)
 	@mkdir -p $(@D)
 	$(PERL) $< elf $@
 $(A32)/%.o: $(A32)/%.s
 	as --32 --fatal-warnings -o $@ $<
-$(A32)/%.o: test/abi32/%.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h test/x86asm/corpus.h
+$(A32)/%.o: test/abi32/%.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h test/x86asm/corpus.h \
+    support/abi/abi_report.h test/abi/selftest_core.h
+	@mkdir -p $(@D)
+	$(A32_CC) -c -o $@ $<
+$(A32)/%.o: support/abi/%.c support/abi/abi_cdecl.h support/abi/abi_report.h
 	@mkdir -p $(@D)
 	$(A32_CC) -c -o $@ $<
 $(A32)/%.S.o: test/abi32/%.S
@@ -54,7 +58,7 @@ endif
 # Every aes-586 variant (test/aes586/aes586.mk, included before this file:
 # AES586_VARIANTS, M32) linked with the checkers: aes586_abi_VARIANT.
 ifneq ($(AES586_VARIANTS),)
-$(A32)/aes586_abi.o: test/abi32/aes586_abi.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h $(GEN_HDRS)
+$(A32)/aes586_abi.o: test/abi32/aes586_abi.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(A32_CC) $(CPPFLAGS_ALL) -c -o $@ $<
 $(BUILD)/test/abi32/aes586_abi_%: $(A32)/aes586_abi.o $(M32)/%/libcrypto-asm.a $(A32_CHECKER)
@@ -66,7 +70,7 @@ endif
 endif
 
 # sha1-586 (in the library of mk/m32.mk) linked with the checkers.
-$(A32)/sha1_586_abi.o: test/abi32/sha1_586_abi.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h $(GEN_HDRS)
+$(A32)/sha1_586_abi.o: test/abi32/sha1_586_abi.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(A32_CC) $(CPPFLAGS_ALL) $(M32_DEFS) -c -o $@ $<
 $(BUILD)/test/abi32/sha1_586_abi: $(A32)/sha1_586_abi.o $(M32)/libcrypto-asm.a $(A32_CHECKER)

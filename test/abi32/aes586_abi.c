@@ -20,7 +20,7 @@
  *                     instruction of aes-586 was stepped)
  * Environment: OPENSSL_ia32cap as usual (the compact path's MMX/SSE choice).
  */
-#include "abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>

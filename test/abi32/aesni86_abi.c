@@ -16,7 +16,7 @@
  *                     them with the object's global symbols)
  *     --coverage FILE the address of every instruction single-stepped
  */
-#include "abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
  *   corpus_abi --coverage FILE   writes the address of every instruction
  *                       single-stepped (82-x86-abi.t: all were)
  */
-#include "abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>

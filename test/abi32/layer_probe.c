@@ -3,7 +3,7 @@
  * Runs the functions of layer_probe.pl (built by test/t/82-x86-abi.t)
  * through the 32-bit ABI and CFI checkers, under qemu-i386.
  */
-#include "abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdint.h>

@@ -4,21 +4,21 @@
  * hand-written functions of selftest_cdecl.S, under qemu-i386: every
  * well-behaved function passes both checkers and returns the right value;
  * every negative control is reported, naming the rule, the register or
- * the exact instruction.
- *
- * Environment: ABI_SEED (decimal or 0x-hex) seeds the random register
- * values; by default the checkers' fixed seed.
+ * the exact instruction.  The checks shared with the SysV end are
+ * test/abi/selftest_core.h's.
  */
-#include "abi_cdecl.h"
-#include "../lib/tap.h"
+#include "../../support/abi/abi_cdecl.h"
 
-#include <inttypes.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#define ST_WORD         uint32_t
+#define ST_MAX_ARGS     ABI32_MAX_ARGS
+#define ST_CALL         abi32_call
+#define ST_UNWIND       unwind32_check
+#define ST_STATS        struct unwind32_stats
+#define ST_SET_SEED     abi32_set_seed
+#define ST_UNWIND_INFO  "CFI"
+#include "../abi/selftest_core.h"
 
 /* Functions of selftest_cdecl.S (declared as bytes: only addresses are used). */
 extern const char st32_sum8[], st32_saveall[], st32_caller[], st32_local[],
@@ -31,16 +31,6 @@ extern const char st32_sum8[], st32_saveall[], st32_caller[], st32_local[],
     st32_private[], st32_private_helper[], st32_private_helper_after[],
     st32_private_bad[];
 
-#define ABI_CALLS 8     /* abi32_call repeats: fresh random values each time */
-
-struct good {
-    const char *name;
-    const char *fn;
-    int nargs;
-    uint32_t args[ABI32_MAX_ARGS];
-    uint32_t want;
-};
-
 static const struct good goods[] = {
     { "st32_sum8", st32_sum8, 8, { 1, 20, 300, 4000, 50000, 600000, 7000000, 80000000 },
       87654321 },
@@ -51,119 +41,15 @@ static const struct good goods[] = {
     { "st32_loop", st32_loop, 1, { 50 }, 50 },
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static unsigned long total_steps;
-static double total_time;
-
-static int run_unwind(const char *name, const void *fn, const uint32_t *args,
-                      int nargs, char *err, size_t errlen)
-{
-    struct unwind32_stats st;
-    double t0 = now(), dt;
-    int rc = unwind32_check(fn, args, nargs, &st, err, errlen);
-    dt = now() - t0;
-    total_steps += st.steps;
-    total_time += dt;
-    tap_diag("%s: %lu instructions single-stepped, %lu unwinds checked, %.1f ms",
-             name, st.steps, st.unwinds, dt * 1e3);
-    if (rc != 0)
-        tap_diag("%s: unwind32_check: %s", name, err);
-    return rc;
-}
-
-/* A negative control for abi32_call: must fail, naming what it should, and
- * the trampoline must still hand back fn's return value. */
-static void abi_must_fail(const char *name, const void *fn, uint32_t x,
-                          const char *needle1, const char *needle2)
-{
-    char err[512] = "";
-    uint64_t ret = 0;
-    int rc = abi32_call(fn, &x, 1, &ret, err, sizeof(err));
-    tap_diag("%s: abi32_call: %s", name, rc ? err : "(passed)");
-    tap_ok(rc != 0 && strstr(err, needle1) && (!needle2 || strstr(err, needle2)),
-           "%s: abi32_call reports it, naming \"%s\"%s%s%s", name, needle1,
-           needle2 ? " and \"" : "", needle2 ? needle2 : "", needle2 ? "\"" : "");
-    tap_ok((uint32_t)ret == x, "%s: the trampoline survived and returned its value", name);
-}
-
-static void abi_must_pass(const char *name, const void *fn, uint32_t x, uint32_t want)
-{
-    char err[512] = "";
-    uint64_t ret = 0;
-    int rc = abi32_call(fn, &x, 1, &ret, err, sizeof(err));
-    if (!tap_ok(rc == 0 && (uint32_t)ret == want, "%s: abi32_call passes (only its "
-                "CFI is wrong) and returns %" PRIu32, name, want))
-        tap_diag("%s: abi32_call: %s, returned %" PRIu32, name, rc ? err : "ok",
-                 (uint32_t)ret);
-}
-
-static void unwind_must_pass(const char *name, const void *fn, uint32_t x)
-{
-    char err[512] = "";
-    tap_ok(run_unwind(name, fn, &x, 1, err, sizeof(err)) == 0,
-           "%s: unwind32_check passes (its CFI is right)", name);
-}
-
-#define ANY_OFFSET LONG_MIN
-
-/* A negative control for unwind32_check: must fail "at fn+0xOFF (" (unless
- * ANY_OFFSET), naming needle (unless NULL). */
-static void unwind_must_fail(const char *name, const void *fn, uint32_t x,
-                             long off, const char *needle)
-{
-    char err[512] = "", at[40] = "";
-    int rc = run_unwind(name, fn, &x, 1, err, sizeof(err));
-    if (off != ANY_OFFSET)
-        snprintf(at, sizeof(at), "at fn%c0x%lx (", off < 0 ? '-' : '+',
-                 off < 0 ? (unsigned long)-off : (unsigned long)off);
-    tap_ok(rc != 0 && strstr(err, at) && (!needle || strstr(err, needle)),
-           "%s: unwind32_check reports it%s%.*s%s%s%s", name,
-           at[0] ? " " : "", at[0] ? (int)strlen(at) - 2 : 0, at,
-           needle ? ", naming \"" : "", needle ? needle : "", needle ? "\"" : "");
-}
-
-static long offset(const char *label, const char *fn)
-{
-    return (long)((uintptr_t)label - (uintptr_t)fn);
-}
-
 int main(void)
 {
-    const char *seed_env = getenv("ABI_SEED");
     char err[512], needle[200];
 
-    if (seed_env && *seed_env) {
-        char *end;
-        unsigned long seed = strtoul(seed_env, &end, 0);
-        if (*end)
-            tap_bail("ABI_SEED=%s is not a number", seed_env);
-        abi32_set_seed((uint32_t)seed);
-        tap_diag("ABI_SEED=0x%lx", seed);
-    }
+    seed_from_env();
 
     /* Well-behaved functions: both checkers pass, results are right. */
-    for (size_t i = 0; i < sizeof(goods) / sizeof(goods[0]); i++) {
-        const struct good *g = &goods[i];
-        uint64_t ret = 0;
-        int rc = 0;
-        for (int k = 0; k < ABI_CALLS && rc == 0; k++) {
-            rc = abi32_call(g->fn, g->args, g->nargs, &ret, err, sizeof(err));
-            if (rc == 0 && (uint32_t)ret != g->want)
-                rc = 1;
-        }
-        if (!tap_ok(rc == 0, "%s: abi32_call passes %d times, returning %" PRIu32,
-                    g->name, ABI_CALLS, g->want))
-            tap_diag("%s: %s, returned %" PRIu32, g->name,
-                     rc < 0 ? err : "no violation", (uint32_t)ret);
-        tap_ok(run_unwind(g->name, g->fn, g->args, g->nargs, err, sizeof(err)) == 0,
-               "%s: unwind32_check passes", g->name);
-    }
+    for (size_t i = 0; i < sizeof(goods) / sizeof(goods[0]); i++)
+        good_passes(&goods[i]);
 
     /* One violation per cdecl rule. */
     abi_must_fail("st32_bad_ebx", st32_bad_ebx, 5, "ebx not preserved", NULL);
@@ -278,17 +164,8 @@ int main(void)
     }
 
     /* Bad argument lists are refused, not run. */
-    {
-        uint32_t a[ABI32_MAX_ARGS + 1] = { 0 };
-        uint64_t ret;
-        tap_ok(abi32_call(st32_sum8, a, ABI32_MAX_ARGS + 1, &ret, err, sizeof(err)) != 0
-               && strstr(err, "nargs 9"), "abi32_call refuses 9 arguments");
-        tap_ok(unwind32_check(st32_sum8, NULL, 2, NULL, err, sizeof(err)) != 0
-               && strstr(err, "args NULL"), "unwind32_check refuses a NULL args list");
-    }
+    bad_args_refused(st32_sum8);
 
-    tap_diag("total: %lu instructions single-stepped in %.2f s (%.1f us/step)",
-             total_steps, total_time,
-             total_steps ? total_time * 1e6 / (double)total_steps : 0.0);
+    total_diag();
     return tap_done();
 }

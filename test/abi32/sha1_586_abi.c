@@ -14,7 +14,7 @@
  * A path the CPU (or qemu's model of one) lacks is a counted skip; the
  * dispatcher follows OPENSSL_ia32cap, which the test sets per path.
  */
-#include "abi32_typed.h"
+#include "../../support/abi/abi32_typed.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>

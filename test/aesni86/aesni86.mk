@@ -52,7 +52,7 @@ $(BUILD)/test/aesni86/aesni86_diff64: $(BUILD)/obj/test/aesni86/aesni86_diff.o $
 	$(CC) $(CFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(LIB) $(TEST_LDLIBS)
 $(BUILD)/obj/test/aesni86/aesni86_diff.o: CPPFLAGS_ALL += -Itest
 
-$(A32)/aesni86_abi.o: test/abi32/aesni86_abi.c test/abi32/abi_cdecl.h test/abi32/abi32_typed.h test/lib/code_handle.h $(GEN_HDRS)
+$(A32)/aesni86_abi.o: test/abi32/aesni86_abi.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(A32_CC) $(CPPFLAGS_ALL) -c -o $@ $<
 $(BUILD)/test/abi32/aesni86_abi: $(A32)/aesni86_abi.o $(M32)/small/libcrypto-asm.a $(A32_CHECKER)

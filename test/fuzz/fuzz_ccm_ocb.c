@@ -4,7 +4,7 @@
  * single-block functions, every implementation that has them, against
  * plain C over the C AES (aes_c.h): CCM64 block by block as include/
  * crypto/impl.h's ccm128_f describes it, OCB through the model the other
- * OCB tests use (test/lib/ocb_model.h).  fuzz_modes reaches ECB, CBC,
+ * OCB tests use (support/lib/ocb_model.h).  fuzz_modes reaches ECB, CBC,
  * CTR, XTS and LRW through the casm_* API; this target calls the
  * registry's remaining entry points directly.
  *
@@ -30,7 +30,7 @@
 #include <cryptoasm.h>
 #include "aes/aes_c.h"
 #include "impl.h"
-#include "../lib/ocb_model.h"
+#include "../../support/lib/ocb_model.h"
 
 #include "fuzz_util.h"
 

@@ -65,6 +65,10 @@ sub run_wine {
     return ($status, $out, $err, $timed_out);
 }
 
+# A program that steps many functions sets this: its wine run's timeout,
+# in seconds, when the prefix exists already.
+our $long_run_s;
+
 # One subtest: runs EXE ARGS... under wine, shows its TAP indented and
 # records one ok / not ok.  Returns (ok, number of output lines, of which
 # ended in CRLF, the TAP text).
@@ -76,7 +80,7 @@ sub wine_subtest {
     }
     # A new prefix takes 10-30 s to create; later runs a second or two.
     my $first   = !-f prefix() . '/system.reg';
-    my $timeout = $first ? 300 : 120;
+    my $timeout = $first ? 300 : $long_run_s // 120;
     print "# creating the wine prefix ", prefix(), " (timeout ${timeout} s)\n" if $first;
     print "# Subtest: $desc\n";
     my $t0 = time;

@@ -38,6 +38,17 @@ int tap_ok(int ok, const char *fmt, ...)
     return ok;
 }
 
+int tap_todo_ok(const char *why, int ok, const char *fmt, ...)
+{
+    char directive[512];
+    va_list ap;
+    snprintf(directive, sizeof(directive), "TODO %s", why);
+    va_start(ap, fmt);
+    tap_line(ok ? "ok" : "not ok", directive, fmt, ap);
+    va_end(ap);
+    return ok;
+}
+
 void tap_skip(const char *why, const char *fmt, ...)
 {
     char directive[512];

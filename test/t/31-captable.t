@@ -23,20 +23,14 @@ no warnings 'portable';        # 64-bit mask halves
 use FindBin;
 use File::Temp qw(tempdir);
 use Test::More;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp_or_die);
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
 
 my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
 my $tmp   = tempdir(CLEANUP => 1);
-
-sub slurp {
-    my ($path) = @_;
-    open(my $fh, '<', $path) or die "$path: $!\n";
-    local $/;
-    return <$fh>;
-}
 
 # --- the table itself ------------------------------------------------------
 my @caps = @Common::IA32Cap::CAPS;
@@ -65,8 +59,8 @@ my $hdr = "$build/gen/ia32cap_bits.h";
 my $gen = "$root/crypto/cpuid/gen_ia32cap_bits.pl";
 system($^X, $gen, "$tmp/a.h") == 0 && system($^X, $gen, "$tmp/b.h") == 0
     or BAIL_OUT("$gen failed");
-ok(slurp("$tmp/a.h") eq slurp("$tmp/b.h"), 'the generator writes the same header twice');
-ok(-f $hdr && slurp($hdr) eq slurp("$tmp/a.h"), "$hdr is the generator's output");
+ok(slurp_or_die("$tmp/a.h") eq slurp_or_die("$tmp/b.h"), 'the generator writes the same header twice');
+ok(-f $hdr && slurp_or_die($hdr) eq slurp_or_die("$tmp/a.h"), "$hdr is the generator's output");
 
 # Compiled, not read as text: every macro's value against the Perl table.
 my $cc = $ENV{CC} // 'cc';
@@ -88,14 +82,14 @@ my @diff = grep {
 } @caps;
 ok($compiled && !@diff, 'C and Perl agree bit for bit')
     or diag('differ: ' . join(' ', map { $_->[0] } @diff));
-my @extra = grep { my $n = lc $_; !$name_seen{$n} } slurp($hdr) =~ /^#define CASM_CAP_(\w+)_WORD/mg;
+my @extra = grep { my $n = lc $_; !$name_seen{$n} } slurp_or_die($hdr) =~ /^#define CASM_CAP_(\w+)_WORD/mg;
 ok(!@extra, 'the header names no capability the table lacks') or diag("@extra");
 
 # --- no other capability facts in the module scripts -----------------------
 my @stray;
-for my $f (qw(crypto/sha/asm/sha1-x86_64.pl crypto/aes/asm/aesni-x86_64/vaes.pl
+for my $f (qw(crypto/sha/asm/sha1-x86_64.pl crypto/aes/asm/AESNI/VAES.pm
               crypto/aes/asm/aes-586.pl)) {
-    my $text = slurp("$root/$f");
+    my $text = slurp_or_die("$root/$f");
     push @stray, "$f: a [word, bit] pair" if $text =~ /=>\s*\[\s*\d+\s*,\s*\d+\s*\]/;
     push @stray, "$f: a bare bt bit" if $text =~ /&bt\([^;]*,\s*\d+\s*\)/;
 }
@@ -104,7 +98,7 @@ ok(!@stray, 'the module scripts take their bits from Common::IA32Cap') or diag(j
 # --- no hand-written masks, no function-pointer casts ----------------------
 # Every C file of the tree (git's list, so a new directory is covered too).
 my @c_files = map { chomp; $_ } `cd $root && git ls-files '*.c' '*.h'`;
-my %text_of = map { $_ => slurp("$root/$_") } @c_files;
+my %text_of = map { $_ => slurp_or_die("$root/$_") } @c_files;
 # The function types the tree names: "typedef R NAME(...)" (a function
 # type, cast as "(NAME *)") and "typedef R (*NAME)(...)" (a pointer, "(NAME)").
 my (%fn_type, %fn_ptr);
@@ -167,7 +161,7 @@ sub decode_mask {
     return [ $a & 0xffffffff, $a >> 32, $b & 0xffffffff, $b >> 32 ];
 }
 
-my $reg = slurp("$root/crypto/dispatch/registry.c");
+my $reg = slurp_or_die("$root/crypto/dispatch/registry.c");
 my %sets = map { $_->[0] => words_of(split /\s*,\s*/, $_->[1]) }
            map { [ /(\w+)\[4\] = CAPSET\(([^)]*)\)/ ] }
            $reg =~ /^(?:static )?const unsigned int \w+\[4\] = CAPSET\([^)]*\);/mg;

@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
 # OpenSSL's Intel bit (word 0 bit 30) picks the zmm VAES XTS tweak loop
-# (crypto/aes/asm/aesni-x86_64/vaes.pl): the two-chain loop on Intel, the
+# (crypto/aes/asm/AESNI/VAES.pm): the two-chain loop on Intel, the
 # eight-chain one elsewhere, from one group (512 bytes) on.  In each of
 # aesni_xts_encrypt_body and aesni_xts_decrypt_body (disassembled from
 # build/test/cpu_paths) the choice is the only "test $BIT,%eax; jne I;

@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# SysV/ELF ABI and unwind checkers (test/abi/abi_sysv.c) against the
+# SysV/ELF ABI and unwind checkers (support/abi/abi_sysv.c) against the
 # hand-written functions of test/abi/selftest_sysv.S: the well-behaved
 # ones pass both checkers, every negative control is reported with the
 # right register or instruction offset.  One subtest; the program skips

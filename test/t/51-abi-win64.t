@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: Apache-2.0
-# Win64 ABI and unwind checkers (test/abi/abi_win64.c): runs their
+# Win64 ABI and unwind checkers (support/abi/abi_win64.c): runs their
 # self-test, build/test/win64/selftest_win64.exe (mingw-w64 + nasm objects),
 # under wine64 as an indented subtest.  SKIP when x86_64-w64-mingw32-gcc,
 # nasm or wine64 is missing.  Environment: BUILD (default "build"), WINE64.

@@ -24,7 +24,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
 use Toolchain qw(tool missing);
@@ -34,8 +35,6 @@ my $root  = "$FindBin::Bin/../..";
 my $build = $ENV{BUILD} // 'build';
 $build = "$root/$build" unless $build =~ m{^/};
 my $dir = tempdir(CLEANUP => 1);
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 if (my $why = missing('VALGRIND')) {
     result(1, 'constant-time report', "SKIP $why");

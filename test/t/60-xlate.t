@@ -25,10 +25,12 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use Capture ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish run_child);
+use X86Disasm qw(instructions64);
 
 my $root  = "$FindBin::Bin/../..";
 my $xlate = "$root/perlasm/x86_64-xlate.pl";
@@ -43,37 +45,6 @@ sub run { return Capture::capture(@_) }
 sub translate {
     my ($flavour, $in, $out) = @_;
     return run('sh', '-c', "exec \"$^X\" \"$xlate\" $flavour \"$out\" < \"$in\"");
-}
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
-
-# The instruction stream of function $fn (all of .text when undef), as
-# llvm-objdump shows it, without addresses, comments, symbol names,
-# relocated displacements and trailing padding.
-sub instructions {
-    my ($obj, $fn) = @_;
-    my ($st, $out) = run('llvm-objdump', '-d', '--no-show-raw-insn', $obj);
-    return undef if $st;
-    my @lines;
-    my $inside = 0;
-    for (split /\n/, $out) {
-        if (/^[0-9a-f]+ <_?(\w+)>:/) { $inside = !defined $fn || $1 eq $fn; next }
-        next unless $inside && /^\s+[0-9a-f]+:\s+(.*)$/;
-        my $i = $1;
-        $i =~ s/\s*#.*//;
-        $i =~ s/\s*<[^>]*>//;
-        $i =~ s/\s+/ /g;
-        $i =~ s/ $//;
-        $i =~ s/^(j\w+|call[q]?|loop\w*) (0x)?[0-9a-f]+$/$1 TARGET/;
-        # RIP-relative displacements are relocations: Mach-O resolves
-        # section-local ones at assembly time, ELF and COFF leave 0.
-        $i =~ s/-?(0x)?[0-9a-f]*\(%rip\)/REL(%rip)/;
-        # Alignment padding: each assembler picks its own NOP forms.
-        next if $i =~ /^(nop[wl]?|data16|xchg %ax, ?%ax)\b/ && !defined $fn;
-        push @lines, $i;
-    }
-    pop @lines while @lines && $lines[-1] =~ /^(nop|int3|\S*nopw?.*)$/;
-    return \@lines;
 }
 
 my %ASSEMBLE = (
@@ -110,14 +81,14 @@ for my $flavour (qw(elf elf32 macosx mingw64 nasm masm)) {
     $obj{$flavour} = $o if $st == 0;
 }
 
-my $ref = $obj{elf} && have('llvm-objdump') ? instructions($obj{elf}, 'isa_corpus') : undef;
+my $ref = $obj{elf} && have('llvm-objdump') ? instructions64($obj{elf}, 'isa_corpus') : undef;
 for my $flavour (qw(elf32 macosx mingw64 nasm)) {
     if (!$ref || !$obj{$flavour}) {
         result(1, "$flavour: instruction stream equals ELF's",
                'SKIP ' . (have('llvm-objdump') ? 'no object to compare' : 'llvm-objdump not installed'));
         next;
     }
-    my $got = instructions($obj{$flavour}, 'isa_corpus') // [];
+    my $got = instructions64($obj{$flavour}, 'isa_corpus') // [];
     my $n = @$ref > @$got ? @$ref : @$got;
     my ($bad) = grep { ($ref->[$_] // '') ne ($got->[$_] // '') } 0 .. $n - 1;
     result(!defined $bad && @$ref > 150,
@@ -138,7 +109,7 @@ if (have('as') && have('clang') && have('llvm-objdump')) {
         ($st, $msg) = run($ASSEMBLE{$flavour}[1]->($asm, $o)) unless $st;
         result($st == 0 && $msg eq '', "$flavour: frame_corpus.s translates and assembles cleanly")
             or print map { "#   $_\n" } split /\n/, $msg;
-        $fc{$flavour} = instructions($o) // [] unless $st;
+        $fc{$flavour} = instructions64($o) // [] unless $st;
         $fc_obj{$flavour} = $o unless $st;
     }
     my ($e, $m) = map { join("\n", @{ $_ // [] }) } @fc{qw(elf macosx)};

@@ -18,7 +18,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use Cwd qw(abs_path);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish in_path);
@@ -44,7 +45,6 @@ for (@SCRIPTS) {
 
 # WORD in TEXT, not as part of a longer word.
 sub names { my ($text, $word) = @_; return $text =~ /(?<![\w-])\Q$word\E(?![\w-])/ }
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 my $serial = 0;
 # A fresh empty directory to run in: whatever a run leaves there shows.

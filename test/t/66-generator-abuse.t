@@ -24,7 +24,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../tools/lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../tools/lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp_or_die);
 use Config;
 use Cwd qw(abs_path);
 use File::Temp qw(tempdir);
@@ -72,8 +73,8 @@ my @OUTPUT_CASES = (
 );
 
 # Input cases, for x86_64-xlate.pl elf out.s; input: the text on stdin.
-my @frame = split /^/, slurp("$root/test/xlate/frame_corpus.s");
-my @cfi   = split /^/, slurp("$root/test/xlate/cfi_corpus.s");
+my @frame = split /^/, slurp_or_die("$root/test/xlate/frame_corpus.s");
+my @cfi   = split /^/, slurp_or_die("$root/test/xlate/cfi_corpus.s");
 srand(20261202);
 my @INPUT_CASES = (
     { id => 'empty', input => '',
@@ -145,7 +146,6 @@ my @immutable;       # directories made immutable: undone whatever happens
 END { system('chattr', '-i', $_) for @immutable }
 $SIG{$_} = sub { exit 1 } for qw(INT TERM HUP);    # END still runs
 
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or die "$f: $!\n"; local $/; return scalar(<$fh>) // '' }
 sub spew { my ($f, $t) = @_; open(my $fh, '>', $f) or die "$f: $!\n"; print $fh $t; close $fh or die "$f: $!\n" }
 sub files_in { my ($d) = @_; opendir(my $dh, $d) or die "$d: $!\n"; return sort grep { !/^\.\.?$/ } readdir $dh }
 
@@ -251,7 +251,7 @@ sub run {
         $status = $?;
     }
     wait_gone($writer) if $writer;
-    return { status => $status, err => -e $err ? slurp($err) : '', writer => $writer };
+    return { status => $status, err => -e $err ? slurp_or_die($err) : '', writer => $writer };
 }
 
 # Waits for the writer to stop itself beside its temporary, then delivers

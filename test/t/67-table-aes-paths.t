@@ -50,8 +50,8 @@ result(@switch == 1 && $switch[0] eq 'blocks >= AES_X86_64_FULL_TABLES_FROM / 16
        'aes_x86_64_xts_ccm.c switches in one place (path_for, in whole blocks, on the generated '
        . 'macro), XTS and CCM64 both through it, and states no length of its own')
     or print "#   switches: @switch\n#   path_for: @uses\n";
-result($script =~ /cbc_thresh\s*=>\s*\$AesPaths::FULL_TABLES_FROM\b/,
-       "aes-x86_64.pl's cbc_thresh is AesPaths.pm's");
+result($script =~ /cmp\s+\\\$\$AesPaths::FULL_TABLES_FROM,/,
+       "aes-x86_64.pl's CBC switch compares with AesPaths.pm's length");
 
 run_child('single-stepped, ECB, CBC, XTS and CCM64 change paths at that length',
           { OPENSSL_ia32cap => undef }, "$build/test/step/aes_paths");

@@ -25,7 +25,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish);
 use Toolchain qw(tool missing);
@@ -39,7 +40,6 @@ my $corpus = "$root/test/x86asm/corpus.pl";
 my $dir    = tempdir(CLEANUP => 1);
 
 sub have { my ($cmd) = @_; return !system("command -v $cmd >/dev/null 2>&1") }
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # --- the ELF program under qemu-i386 ------------------------------------------
 my $elf_bin = "$build/test/x86asm/corpus_elf";
@@ -87,7 +87,7 @@ sub generate {
     return capture($^X, $corpus, $flavour, @flags, $out);
 }
 
-# Instruction streams of the corpus functions (test/lib/X86Disasm.pm).
+# Instruction streams of the corpus functions (support/perl/X86Disasm.pm).
 sub functions {
     my ($obj, $decorated) = @_;
     return X86Disasm::functions($obj, qr/^corpus_/, decorated => $decorated);

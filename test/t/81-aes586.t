@@ -27,7 +27,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
@@ -61,8 +62,6 @@ my $NO_SSE = '~0x2000000:~0';
 # aesni-x86 is out of the way; and the same with SSE cleared too.
 my $TABLE        = '~0x200020200000000:~0';
 my $TABLE_NO_SSE = '~0x200020202000000:~0';
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # --- the -m32 builds under qemu-i386 ----------------------------------------------
 my $qemu = tool('QEMU_I386');

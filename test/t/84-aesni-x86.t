@@ -24,7 +24,7 @@
 #    functions checked are the object's globals;
 #  - each flavour generated twice is byte-identical and assembles without
 #    warnings; the macosx, coff and win32n disassembly equals ELF's but for
-#    decoration and the order of an xchg's registers (test/lib/X86Disasm);
+#    decoration and the order of an xchg's registers (support/perl/X86Disasm.pm);
 #    ELF has endbr32 at each export, the IBT/SHSTK note, one FDE per
 #    function and no relocation in its code (nothing to make PIC);
 #  - a 386 build, or one without -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2
@@ -33,7 +33,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
@@ -52,8 +53,6 @@ my $module  = "$root/crypto/aes/asm/aesni-x86.pl";
 my $m32     = "$build/m32";
 my $dir     = tempdir(CLEANUP => 1);
 my $qemu    = tool('QEMU_I386');
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # --- under qemu-i386 --------------------------------------------------------------
 if (my $why = missing('QEMU_I386', 'CC32')) {

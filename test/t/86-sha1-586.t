@@ -29,7 +29,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
@@ -46,8 +47,6 @@ my $dir    = tempdir(CLEANUP => 1);
 $ENV{VECTORS} //= "$root/test/vectors";
 my @PATHS = qw(shaext avx ssse3 integer);    # sha1_block_data_order_NAME
 my %ENTRY = (shaext => 'shani', avx => 'avx', ssse3 => 'ssse3', integer => 'integer');
-
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return undef; local $/; return <$fh> }
 
 # name => force mask (undef: none) from the program's --list, run by @run.
 sub entries {

@@ -20,7 +20,8 @@ use Cwd qw(abs_path);
 use File::Find qw(find);
 use File::Temp qw(tempdir);
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use Capture qw(capture);
 use CompileCommands qw(dry_run_compiles check_command);
 use ImplRuns qw(result finish in_path);
@@ -39,7 +40,6 @@ my @CONFIGS = ([ 'default build' => {} ], [ 'NO_ASM=1' => { NO_ASM => 1 } ],
 my @TARGETS = qw(all fuzz fuzz32 m32 bench-x86mca bench-dmcrypt32 bench-sha1-586-objs bench-aes586-direct-objs);
 my $JOBS    = 2;                    # the machine's cores
 
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return ''; local $/; return <$fh> // '' }
 sub diag  { print map { "#   $_\n" } map { split /\n/ } @_ }
 sub shell_words { return join ' ', map { /[^\w\/.,:=+-]/ ? "'$_'" : $_ } @_ }
 
@@ -138,7 +138,7 @@ for my $mingw ([ 'x86_64-w64-mingw32-gcc', 'gcc-mingw-w64-x86-64', 'the Win64 bu
         my $job = delete $running{ waitpid(-1, 0) } or next;
         my ($c, $log) = @$job;
         $c->{status} = $?;
-        $c->{output} = slurp($log);
+        $c->{output} = slurp($log) // '';
     }
 }
 
@@ -187,7 +187,7 @@ for my $key (@order) {
 # --- every C file is checked ----------------------------------------------------
 {
     my %checked = map { $_->{src} => 1 } @checks;
-    my $scripts = join "\n", map { slurp($_) } glob("$root/test/t/*.t"), glob("$root/test/t/*.pl");
+    my $scripts = join "\n", map { slurp($_) // '' } glob("$root/test/t/*.t"), glob("$root/test/t/*.pl");
     my (@files, @unchecked, @by_script);
     # Every directory of the tree but hidden ones and build directories.
     my $build_abs = abs_path($build) // '';

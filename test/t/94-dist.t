@@ -35,7 +35,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use Archive::Tar;
 use Cwd qw(abs_path);
 use Digest::SHA;
@@ -56,7 +57,6 @@ my $buildp  = File::Spec->rel2abs($build, $root);
 my $dir     = tempdir(CLEANUP => 1);
 my @MAKE    = ('make', '--no-print-directory', '-s', '-C', $root, "BUILD=$build");
 
-sub slurp { my ($f) = @_; open(my $fh, '<:raw', $f) or return undef; local $/; return <$fh> }
 sub sha256 { my ($f) = @_; return Digest::SHA->new(256)->addfile($f, 'b')->hexdigest }
 sub lines { return grep { length } split /\n/, $_[0] }
 sub diag { print "# $_\n" for @_; return 0 }
@@ -138,14 +138,12 @@ result($pst == 0 && scalar(keys %expected) > 20 && !@missing && !@extra,
 my $shipped_version = $in_tar{VERSION} ? $in_tar{VERSION}->get_content : '';
 result($shipped_version eq "$version\n", "its VERSION file holds $version");
 
-# The generators: all of perlasm/, every Perl file under crypto/ but these
-# (not run by any build).
-my %NOT_GENERATORS = ('crypto/aes/asm/aes-586/mca_block.pl' => 'an llvm-mca aid');
+# The generators: all of perlasm/, every Perl file under crypto/.
 my ($lst, $tracked) = capture('git', '-C', $root, 'ls-files', 'perlasm', 'crypto');
 if ($lst != 0) {
     result(1, 'every generator git tracks is shipped', 'SKIP not a git checkout');
 } else {
-    my @generators = grep { m{^perlasm/} || (m{\.p[lm]$} && !$NOT_GENERATORS{$_}) } lines($tracked);
+    my @generators = grep { m{^perlasm/} || m{\.p[lm]$} } lines($tracked);
     my @unshipped = grep { !$in_tar{$_} } @generators;
     result(@generators > 40 && !@unshipped, 'every generator git tracks under perlasm/ and crypto/ is shipped ('
            . @generators . ' files)') or diag(map { "not shipped: $_" } @unshipped);

@@ -15,7 +15,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use File::Find;
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish in_path);
@@ -32,39 +33,38 @@ sub files_under {
     find({ wanted => sub { push @f, substr($File::Find::name, length $dir) if -f }, no_chdir => 1 }, $dir) if -d $dir;
     return sort @f;
 }
-sub slurp { my ($f) = @_; open(my $fh, '<', $f) or return ''; local $/; return <$fh> }
 
 # --- into a staging DESTDIR ------------------------------------------------------
 my $dest = "$tmp/stage";
 my ($st, $out) = capture('make', '-s', "BUILD=$build", "DESTDIR=$dest", 'PREFIX=/opt/one', 'install');
 my @installed = files_under($dest);
-my @want = ('/opt/one/include/crypto-asm/cryptoasm.h', map({ "/opt/one/include/crypto-asm/openssl/$_.h" } qw(aes modes sha)),
+my @want = ('/opt/one/include/perlasm-x86/cryptoasm.h', map({ "/opt/one/include/perlasm-x86/openssl/$_.h" } qw(aes modes sha)),
             '/opt/one/lib/libcrypto-asm.a', '/opt/one/lib/pkgconfig/libcrypto-asm.pc');
 result($st == 0 && "@installed" eq join(' ', sort @want), 'install writes the archive, 4 headers and the .pc')
     or print "#   $out#   installed: @installed\n";
-my $pc = slurp("$dest/opt/one/lib/pkgconfig/libcrypto-asm.pc");
-my $version = slurp('VERSION') =~ s/\n\z//r;
+my $pc = slurp("$dest/opt/one/lib/pkgconfig/libcrypto-asm.pc") // '';
+my $version = (slurp('VERSION') // '') =~ s/\n\z//r;
 result($pc =~ /^prefix=\/opt\/one$/m && $pc =~ /^libdir=\$\{prefix\}\/lib$/m
-       && $pc =~ /^includedir=\$\{prefix\}\/include\/crypto-asm$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m
+       && $pc =~ /^includedir=\$\{prefix\}\/include\/perlasm-x86$/m && $pc =~ /^Libs: -L\$\{libdir\} -lcrypto-asm$/m
        && $version =~ /^\d+\.\d+\.\d+$/ && $pc =~ /^Version: \Q$version\E$/m,
        "the .pc: prefix, \${prefix}-relative libdir and includedir, Libs -L -l, Version $version")
     or print "#   $pc";
 
 ($st, $out) = capture('make', '-s', "BUILD=$build", "DESTDIR=$dest", 'PREFIX=/opt/two', 'install');
-my $pc2 = slurp("$dest/opt/two/lib/pkgconfig/libcrypto-asm.pc");
+my $pc2 = slurp("$dest/opt/two/lib/pkgconfig/libcrypto-asm.pc") // '';
 result($st == 0 && $pc2 =~ /^prefix=\/opt\/two$/m, 'a second install with PREFIX=/opt/two writes that prefix')
     or print "#   $out$pc2";
 
 # Someone else's file beside ours survives uninstall.
-my $theirs = "$dest/opt/one/include/crypto-asm/openssl/theirs.h";
+my $theirs = "$dest/opt/one/include/perlasm-x86/openssl/theirs.h";
 open(my $fh, '>', $theirs) or die "$theirs: $!\n";
 close $fh;
 ($st, $out) = capture('make', '-s', "BUILD=$build", "DESTDIR=$dest", 'PREFIX=/opt/one', 'uninstall');
 my @left = grep { m{^/opt/one/} } files_under($dest);
-result($st == 0 && "@left" eq '/opt/one/include/crypto-asm/openssl/theirs.h',
+result($st == 0 && "@left" eq '/opt/one/include/perlasm-x86/openssl/theirs.h',
        'uninstall removes exactly what install wrote') or print "#   $out#   left: @left\n";
 ($st) = capture('make', '-s', "BUILD=$build", "DESTDIR=$dest", 'PREFIX=/opt/two', 'uninstall');
-result($st == 0 && !-e "$dest/opt/two/include/crypto-asm", 'uninstall of the second: its empty header directories go too');
+result($st == 0 && !-e "$dest/opt/two/include/perlasm-x86", 'uninstall of the second: its empty header directories go too');
 
 # --- a real prefix, used through pkg-config ----------------------------------------
 my $prefix = "$tmp/prefix";

@@ -17,7 +17,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp);
 use Capture qw(capture);
 use File::Path qw(make_path);
 use File::Temp qw(tempdir);
@@ -33,13 +34,6 @@ sub write_file {
     open(my $fh, '>', $file) or die "$file: $!\n";
     print $fh $text;
     close $fh or die "$file: $!\n";
-}
-
-sub slurp {
-    my ($file) = @_;
-    open(my $fh, '<', $file) or return '';
-    local $/;
-    return scalar <$fh>;
 }
 
 sub diag { print "# $_\n" for split /\n/, $_[0] }
@@ -103,7 +97,7 @@ result($nst == 0 && $nm =~ /^toy-x86_64\.o:\n(?:.*\n)*?\S+ T toy_xor16$/m,
        'nm: the archive member toy-x86_64.o defines toy_xor16');
 result($nm =~ /^toy_glue\.o:\n(?:.*\n)*?\S+ T toy_xor16_twice$/m,
        'nm: the glue crypto/toy/toy_glue.c is in the archive (toy_xor16_twice)');
-result(slurp("$tree/build/gen/config") =~ /ASM_MODULES=\S+.* toy-x86_64 .*-DCASM_TOY_ASM/,
+result((slurp("$tree/build/gen/config") // '') =~ /ASM_MODULES=\S+.* toy-x86_64 .*-DCASM_TOY_ASM/,
        'the build configuration names the module and its -DCASM_TOY_ASM');
 
 # --- symbol parity ---------------------------------------------------------
@@ -133,7 +127,7 @@ result($st == 0 && $out =~ /toy-x86_64: exports every symbol of tools\/openssl-s
 ($st, $out) = capture($^X, "$tree/tools/module-table.pl", '--update-readme');
 my ($cst) = capture($^X, "$tree/tools/module-table.pl", '--check-readme');
 result($st == 0 && $cst == 0
-       && !grep({ slurp("$tree/$_") !~ m{^\| `toy-x86_64` \| x86_64 \| `crypto/toy/asm/toy-x86_64\.pl` \| `crypto/toy/toy-x86_64\.s` \|}m }
+       && !grep({ (slurp("$tree/$_") // '') !~ m{^\| `toy-x86_64` \| x86_64 \| `crypto/toy/asm/toy-x86_64\.pl` \| `crypto/toy/toy-x86_64\.s` \|}m }
                 qw(README.md docs/openssl-fork.md)),
        'module-table.pl --update-readme adds the toy to both module tables, then the check passes') or diag($out);
 

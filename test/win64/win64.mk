@@ -30,7 +30,7 @@ $(W64)/libcrypto-asm-%.a: $(W64_C_OBJS) $$(call w64_asm_objs,$$*)
 	rm -f $@
 	$(MINGW64_AR) rcs $@ $^
 
-$(W64)/module_abi.c.o: test/abi/module_abi.c test/abi/abi_check.h test/abi/abi_typed.h test/lib/code_handle.h crypto/impl.h
+$(W64)/module_abi.c.o: test/abi/module_abi.c support/abi/abi_check.h support/abi/abi_typed.h support/lib/code_handle.h crypto/impl.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(CPPFLAGS_ALL) $(ASM_DEFS) $(W64_CFLAGS) -c $< -o $@
 $(W64)/module_abi_%.exe: $(W64)/module_abi.c.o $(W64)/trampoline_win64.%.o \

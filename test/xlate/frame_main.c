@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../abi/abi_check.h"
-#include "../lib/code_handle.h"
+#include "../../support/abi/abi_check.h"
+#include "../../support/lib/code_handle.h"
 #include "../lib/tap.h"
 
 uint64_t fc_leaf(uint64_t, uint64_t, uint64_t);

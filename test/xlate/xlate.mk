@@ -19,12 +19,12 @@ $(XL)/%.nasm.asm: test/xlate/%.s $(PERLASM_X64)
 
 $(XL)/%.elf.o: $(XL)/%.elf.s
 	$(CC) -c -Wa,--fatal-warnings -o $@ $<
-$(XL)/frame_main.o: test/xlate/frame_main.c test/abi/abi_check.h test/lib/code_handle.h
+$(XL)/frame_main.o: test/xlate/frame_main.c support/abi/abi_check.h support/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/test/xlate/frames_elf: $(XL)/frame_main.o $(XL)/frame_corpus.elf.o \
-    $(ABI_OBJ)/abi_sysv.o $(ABI_OBJ)/trampoline_sysv.o $(BUILD)/obj/test/lib/tap.o
+    $(ABI_SYSV) $(BUILD)/obj/test/lib/tap.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(ABI_LDLIBS)
 tests: $(BUILD)/test/xlate/frames_elf
@@ -34,7 +34,7 @@ $(XL)/%.mingw64.o: $(XL)/%.mingw64.s
 	$(MINGW64_AS) --fatal-warnings -o $@ $<
 $(XL)/%.nasm.o: $(XL)/%.nasm.asm
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
-$(XL)/frame_main.c.o: test/xlate/frame_main.c test/abi/abi_check.h test/lib/code_handle.h
+$(XL)/frame_main.c.o: test/xlate/frame_main.c support/abi/abi_check.h support/lib/code_handle.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 # Each flavour's corpus runs with that flavour's trampoline.

@@ -1,72 +1,45 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
-# Table-based AES for 32-bit x86 (i386 cdecl), with OpenSSL's names:
-# AES_set_encrypt_key, AES_set_decrypt_key, AES_encrypt, AES_decrypt,
-# AES_cbc_encrypt.  Written against the 32-bit perlasm API
-# (perlasm/x86asm.pl); its parts are in aes-586/ (Tables.pm, Frame.pm,
-# RoundPlan.pm, ByteRound.pm, MixColumns.pm).
+# Table-based AES for 32-bit x86 (i386 cdecl) with the five global
+# functions of OpenSSL 3.0's aes-586 (AES_set_encrypt_key,
+# AES_set_decrypt_key, AES_encrypt, AES_decrypt, AES_cbc_encrypt; its
+# others are private, its tables local, no asm_AES_* aliases) and, hidden,
+# aes586_{encrypt,decrypt}_full and aes586_cbc_encrypt_{full,compact} for
+# the tests and the benchmark.  Written against perlasm/x86asm.pl; the
+# parts are packages in AES586/ (Tables, Frame, RoundPlan, ByteRound,
+# MixColumns; Perlasm lends them the layer's API).
 #
 #   perl crypto/aes/asm/aes-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2]
 #        [-DAES586_small_footprint=0|1] [-DAES586_<tuning>=N] [386] [OUTPUT]
-#   (and any other compiler flag OpenSSL's build passes; --help)
-# -DOPENSSL_IA32_SSE2 changes nothing here, as in OpenSSL's aes-586: the
-# SSE path below is MMX and SSE's pshufw, no SSE2.
+# -DOPENSSL_IA32_SSE2 changes nothing (the SSE path is MMX and pshufw).
+# small_footprint=1 (the default) loops over the rounds, 0 writes all 13
+# out (shorter keys jump in); 386 leaves out every MMX/SSE path.  %OPT's
+# tuning switches choose between instruction forms (docs/performance.md).
 #
-# Variants, chosen when generating:
-#   small_footprint=1  the rounds are a loop (the default, about a third of
-#                      the code);
-#   small_footprint=0  every round written out (13 of them; 10- and
-#                      12-round keys jump into the sequence);
-#   386                no MMX/SSE code at all: only the integer paths.
-# The tuning switches (%OPT below) pick between instruction forms that were
-# measured against each other; the defaults are the faster ones.
-#
-# Two ways to compute a round, as in aes-x86_64.pl:
-#   full     the T-tables (Tables.pm); each lookup's cache line depends on
-#            a secret byte.  AES_cbc_encrypt from cbc_thresh bytes, where
-#            decryption takes two blocks at a time.
-#   compact  lookups in the 256-byte S-box only, every line of it read
-#            before each block, MixColumns computed on packed bytes
-#            (MixColumns.pm).  Used by AES_encrypt, AES_decrypt and short
-#            CBC.  When the CPU has SSE (for pshufw; the rule
-#            compact_mmx of aes-586.dispatch) MixColumns runs in MMX
-#            registers two columns at a time; otherwise (or in the 386
-#            build) in the integer registers.  This narrows the cache-timing exposure to
-#            within-line effects; it is not constant time.
-#
-# The CBC entry points move esp to a 64-byte aligned frame with
-# &switch_stack, which keeps the CFI exact while esp is switched; the
-# one-block entries only make room below their pushes (Frame.pm).  The
-# rounds are private functions with their own register convention: state
-# in eax, ebx, ecx, edx; the key schedule in edi; the table in ebp;
-# scratch in the caller's frame above the return address.  They are
-# called directly, so only the exported entries get endbr32.
-#
-# Hidden, for the tests and the benchmark: aes586_{encrypt,decrypt}_full
-# (one block through the T-tables), aes586_cbc_encrypt_{full,compact}.
-# OpenSSL 3.0's aes-586.pl (3.0.20's function list) defines the same five
-# global functions; its others are private (_x86_AES_*, _sse_AES_*), its
-# tables local, and there are no asm_AES_* aliases on 32-bit x86 (their
-# only user, bsaes, is x86_64-only).
-#
-# Key schedule as aes_core.c: little-endian words, rounds 10/12/14 at byte
-# 240, the decryption schedule that of the equivalent inverse cipher.
-#
-# Speed: `make bench-x86mca` times every path of both variants and the
-# one-switch builds against the C, natively and as llvm-mca estimates;
-# `make bench-code-size` prints the code sizes.  Figures: see
-# the benchmark output (one machine's, with the reasoning behind the
-# choices, in docs/performance.md).
+# Rounds as aes-x86_64.pl: full (T-tables, Tables; each lookup's line
+# depends on a secret byte) for AES_cbc_encrypt from cbc_thresh bytes,
+# decrypting two blocks at a time; compact (the S-box only, every line
+# read before each block, MixColumns on packed bytes: in MMX registers,
+# two columns at a time, when the CPU has SSE: the rule compact_mmx of
+# aes-586.dispatch) for the rest: it narrows the cache-timing exposure, it is not constant time.
+# Key schedule as aes_core.c: little-endian words, rounds at byte 240.
+# The rounds are private functions: state in eax, ebx, ecx, edx, the key
+# in edi, the table in ebp, scratch in the caller's frame above the
+# return address; called directly, so only the entries get endbr32.  The
+# CBC entries move esp to a 64-byte aligned frame with &switch_stack (the
+# CFI stays exact); the one-block entries make room below their pushes.
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/..";
+use lib "$FindBin::Bin/..", $FindBin::Bin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
 require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
 require X86::Dispatch;
-# The helper packages; Perlasm.pm first: the others import the API with it.
-BEGIN { require "$FindBin::Bin/aes-586/$_.pm" for qw(Perlasm Tables Frame RoundPlan ByteRound MixColumns) }
+use AES586::Tables;
+use AES586::Frame;
+use AES586::ByteRound;
+use AES586::MixColumns;
 
 # Set once, by the command line (-DAES586_NAME=N); read-only after.
 my %OPT = (
@@ -84,7 +57,7 @@ my %OPT = (
 my $x86only = do { no warnings 'once'; $main::x86only };
 
 # The one-block rounds are planned with the ror weight asked for; the
-# two-block rounds with 1, which measured faster there (docs/performance.md).
+# two-block rounds always with 1 (docs/performance.md has the comparison).
 my %ROUND_FORMS = (movzbl => $OPT{movzbl}, mask24 => $OPT{mask24});
 my $ONE_BLOCK = AES586::ByteRound->new(%ROUND_FORMS,
     ror_weight => $OPT{ror_weight} // ($OPT{small_footprint} ? 1 : 3));
@@ -165,8 +138,7 @@ $BODY{compact} = sub {
 # Each column goes from esi straight into an MMX register (movd; paired
 # with punpckldq) and back with movd and psrlq.  Through memory, a 64-bit
 # load of two words just stored separately cannot be forwarded from the
-# stores and waits for them to reach the cache: it measured far slower
-# (docs/performance.md).
+# stores and waits for them to reach the cache.
 my @MMX_OF = qw(mm0 mm2 mm1 mm3);   # column j's register before pairing
 $BODY{sse} = sub {
     my ($dir) = @_;
@@ -291,7 +263,7 @@ for my $dir (1, -1) {
 # Two blocks through the T-tables at once, for CBC decryption, where the
 # blocks are independent: their rounds alternate, so one block's lookups
 # run while the other's wait on their latency (one block at a time waits
-# on every round; measured natively, bench/x86mca.pl).  Each block's state
+# on every round).  Each block's state
 # stays in its slot between its rounds: a block-round reloads it, adds the
 # round key and stores its four outputs back, one store and one reload
 # more than the one-block round.  In: the blocks in slots pair_a and

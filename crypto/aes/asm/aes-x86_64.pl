@@ -6,124 +6,39 @@
 #
 #   perl crypto/aes/asm/aes-x86_64.pl FLAVOUR OUTPUT
 #
-# Two ways to compute a round:
+# Two round forms.  full: one lookup per state byte into a T-table of
+# 8-byte entries (the column written twice), so the rotation by 8k bits
+# is the 4-byte load at byte offset (4-k) mod 4; each lookup's cache line
+# depends on a secret byte.  compact: lookups in the 256-byte S-box only
+# (its 4 lines all loaded at the start of every block), MixColumns on
+# packed bytes; this narrows the cache-timing exposure to within-line
+# offsets, it is not constant time.  AES_encrypt, AES_decrypt and CBC
+# under AesPaths' FULL_TABLES_FROM bytes take compact, as OpenSSL does: a
+# hardening choice, not a speed one.  A block's compact rounds outlast
+# the out-of-order window, so the code shortens their critical path
+# rather than their instruction count.
 #
-# - full: one lookup per state byte into a T-table that already holds
-#   the S-box output times the MixColumns column.  The four rotations of a
-#   table live in one 2 KiB table of 8-byte entries (the 32-bit column
-#   written twice), so the rotation by 8k bits is the 4-byte load at byte
-#   offset (4-k) mod 4 of the entry.  Fast, but each lookup's cache line
-#   depends on a secret byte: 32 lines per table, visible to a cache-timing
-#   observer.  Used by CBC on long buffers.
-#
-# - compact: lookups in the 256-byte S-box only (4 cache lines, all of them
-#   loaded at the start of every block so the lines present afterwards say
-#   nothing), MixColumns computed on packed bytes.  Used by AES_encrypt,
-#   AES_decrypt and CBC on short buffers, as OpenSSL does.  This narrows the
-#   cache-timing exposure to within-line offsets (bank conflicts, 4K
-#   aliasing); it is not constant time.
-#
-# Key schedule (FIPS-197 §5.2), little-endian words: rd_key[i] holds key
-# bytes 4i..4i+3 with byte 4i in bits 0..7, the same way the state is
-# loaded, so no byte swapping anywhere.  The decryption schedule is that of
-# the equivalent inverse cipher (FIPS-197 §5.3.5): round keys in reverse
-# order, InvMixColumns applied to the middle ones.  rounds = 10/12/14 at
-# byte offset 240.  Only these functions read the schedule.
-#
-# Also exported, hidden, for the tests: aes_x86_64_{encrypt,decrypt}_full
-# (one block through the T-tables) and aes_x86_64_cbc_encrypt_{full,compact}
-# (CBC forced onto one path); and for the XTS and CCM glue
-# (crypto/aes/aes_x86_64_xts_ccm.c), the mode loops of aes-x86_64/modes.pl,
-# aes_x86_64_{xts,ccm64}_{enc,dec}_{full,compact}.
-#
-# Tables are derived here from the definition (GF(2^8) inverse and the
-# affine map), not typed in.
-#
-# Measured on AMD Zen 5 (EPYC, TSC 2096 MHz), TSC cycles/byte, 16 KiB
-# buffers, warm caches, median of 31 runs (each 4 calls), 7 interleaved
-# runs per variant, OpenSSL 3.0 in the same process under
-# OPENSSL_ia32cap="~0x200020200000000:~0" (its table path); scratch
-# harness: a C program linking this module's ELF output, rdtsc around
-# AES_cbc_encrypt / a loop of AES_encrypt, OpenSSL via dlopen(DEEPBIND)+EVP
-# (the machine was shared, so absolute figures move by ~10% between runs;
-# compare within a row):
-#
-#                    ours   OpenSSL  ratio
-#   AES-128 CBC enc  4.67    8.88    1.90x   (full tables)
-#   AES-128 CBC dec  4.71   14.67    3.11x   (full tables)
-#   AES-128 ECB enc  8.81    9.37    1.06x   (AES_encrypt: compact)
-#   AES-256 CBC enc  6.53   12.76    1.95x
-#   AES-256 CBC dec  6.56   21.14    3.22x
-#   AES-256 ECB enc 12.54   13.13    1.05x
-#   ECB through aes_x86_64_encrypt_full instead: 128-bit 5.87 vs 13.77
-#   (2.35x), 256-bit 8.44 vs 19.63 (2.33x).
-#
-# Techniques (full path, CBC enc / dec, same-run medians, vs the kept
-# choice; + = slower):
-#   64-bit round-key loads (key64):          128: +1.7% / -0.6%,
-#                                            256: -0.2% / -1.2%  (noise; kept 32-bit)
-#   round key added last, not first:        +3.6% / +2.5%, 256: +2.6% / +5.2%
-#   shifts+masks instead of movzbl %ah:     +6.6% / +7.6%, 256: +7.2% / +8.7%
-#   table alignment 16 instead of 64:       -0.4% / -2.3% (noise); 4096: +4% / +8%
-#                                            on 128-bit, +1.5% on 256 (kept 64)
-# The compact rounds: one block's rounds are longer than the out-of-order
-# window, so blocks do not overlap and a round costs its critical path,
-# not its instruction count (packing two columns into one 64-bit xtime
-# removed a fifth of a decryption round's instructions and gained
-# nothing).  Shortening the path (Zen 5, TSC c/B at 256 B, AES-128,
-# scratch harness as above, ours / OpenSSL's compact code, same run):
-#   before: AES_encrypt 9.11 / 8.78, AES_decrypt 14.60 / 13.78,
-#           CBC enc 9.11 / 8.61, CBC dec 14.68 / 13.62  (0.93-0.96x)
-#   4·u of InvMixColumns formed at once, not as two xtimes: dec 1.00x
-#   bytes shifted into place and ored, not loaded and rotated in turn:
-#           enc 1.06x, dec 1.07x
-#   MixColumns adds the late reduction term last: enc 1.07x, dec 1.09x
-#   reductions by spread() instead of a multiply: AES_encrypt 1.10x,
-#           AES_decrypt 1.11x, CBC enc 1.07x, CBC dec 1.09x.
-# CBC length switch: with warm caches the full path wins at every length
-# (16 B: 5.6 vs 11.2 enc, 5.9 vs 18.4 dec; 4 KiB: 5.8 vs 11.3, 5.4 vs 18.6),
-# so the switch is a hardening choice, not a speed one: kept at 512 bytes
-# as in OpenSSL (cbc_thresh); the length is crypto/aes/AesPaths.pm's, which
-# the ECB glue reads too.
-#
-# XTS and CCM (aes-x86_64/modes.pl, through crypto/aes/aes_x86_64_xts_ccm.c),
-# against OpenSSL 3.0's table path (its CRYPTO_xts128/ccm128 over
-# AES_encrypt, the compact code), same-run ratios OpenSSL c/B / ours, three
-# runs, Intel Xeon family 6 model 207 (shared, loaded), `bench --impl
-# x86_64 --mode xts-enc,ccm-enc,ccm-dec --keybits 128,256`:
-#   1-16 KiB (full tables): XTS 2.25-2.81, CCM enc 2.09-2.89, dec 2.30-2.91
-#     (before, the C loops over AES_encrypt: XTS 0.89-1.02, CCM 0.85-1.11)
-#   256 and 496 B (compact): XTS 0.92-1.03, CCM 0.95-1.03
-# The loop alone, compact against compact, is at parity: the rounds are the
-# cost; the full-table path is what puts 1-16 KiB ahead.
-#
-# Code size (bytes, ELF): full path: aes_x86_64_encrypt_full 561,
-# aes_x86_64_decrypt_full 552, aes_x86_64_cbc_encrypt_full 1433, tables
-# 2048+2048 (+256 inverse S-box for the last decryption round); compact
-# path: AES_encrypt 809, AES_decrypt 1075, aes_x86_64_cbc_encrypt_compact
-# 2216, tables 256+256; AES_cbc_encrypt 32; key setup 290 + 492; mode
-# loops, full / compact: XTS enc 746 / 998, dec 737 / 1264, CCM64 enc
-# 1262 / 1770, dec 1247 / 1755.
+# Key schedule: FIPS-197 5.2 in little-endian words (rd_key[i] holds
+# bytes 4i..4i+3, byte 4i in bits 0..7, as the state is loaded), so
+# nothing is byte-swapped; decryption's is the equivalent inverse cipher
+# (5.3.5).  rounds at byte offset 240.  Tables are derived here from the
+# definition, not typed in.  Also exported, hidden: aes_x86_64_{encrypt,
+# decrypt}_full, aes_x86_64_cbc_encrypt_{full,compact} (one path forced,
+# for the tests) and AesX86_64/Modes.pm's XTS and CCM loops
+# aes_x86_64_{xts,ccm64}_{enc,dec}_{full,compact}, for
+# crypto/aes/aes_x86_64_xts_ccm.c.  Registers: see "registers" below.
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../../../perlasm/lib", "$FindBin::Bin/..";
+use lib "$FindBin::Bin/../../../perlasm/lib", "$FindBin::Bin/..", $FindBin::Bin;
 use X64::Module;
 use AesMath qw(sbox inv_sbox te0 td0);
 use AesPaths;
-BEGIN {
-    require "$FindBin::Bin/aes-x86_64/modes.pl";
-    AesX86_64::Modes->import(qw(frame_enter xts_function ccm64_function));
-}
+use AesX86_64::Modes qw(frame_enter xts_function ccm64_function);
 
-# Tuning switches (each was measured; see the header for figures).
-our %OPT = (
-    key64      => 0,     # round keys loaded 64 bits at a time
-    key_first  => 1,     # accumulators start from the round key
-    movzbl     => 1,     # byte extraction with movzbl %ah (vs shr/and)
-    tab_align  => 64,    # alignment of every table
-    cbc_thresh => $AesPaths::FULL_TABLES_FROM,   # AES_cbc_encrypt: full tables from this length
-);
+# Every table starts on a cache line, so a table's lines are exactly the
+# ones its bytes span.
+my $TAB_ALIGN = 64;
 X64::Module::pipe_output(@ARGV);
 
 # ---------------------------------------------------------------- tables
@@ -149,7 +64,7 @@ for my $x (0 .. 255) {
     push @td2, $td, $td;
 }
 
-my $A = $OPT{tab_align};
+my $A = $TAB_ALIGN;
 print ".section .rodata\n";
 print ".align\t$A\n", long_rows('.Laes_te', @te2);
 print ".align\t$A\n", long_rows('.Laes_td', @td2);
@@ -182,15 +97,8 @@ my $rot = 0;
 sub extract {
     my ($i, $b) = @_;
     my $pair = ($b & 1) ? $HI[$rot++ & 1] : $LO[$rot++ & 1];
-    if ($OPT{movzbl}) {
-        my $src = ($b & 1) ? shi($i) : slo($i);
-        return ("\tmovzbl\t$src,$pair->[0]\n", $pair->[1], $pair->[0]);
-    }
-    # shifts and masks instead
-    my $code = "\tmov\t" . s32($i) . ",$pair->[0]\n";
-    $code .= "\tshr\t\$8,$pair->[0]\n" if $b & 1;
-    $code .= "\tand\t\$0xff,$pair->[0]\n";
-    return ($code, $pair->[1], $pair->[0]);
+    my $src = ($b & 1) ? shi($i) : slo($i);
+    return ("\tmovzbl\t$src,$pair->[0]\n", $pair->[1], $pair->[0]);
 }
 
 # Destination column of byte b of source column i: encryption shifts row
@@ -200,31 +108,14 @@ sub dest { my ($dir, $i, $b) = @_; return ($i - $dir * $b) & 3 }
 # The round-key words at $off(%r15) into (or xored into) t0..t3.
 sub key_into {
     my ($off, $op) = @_;      # $op: mov or xor
-    my $c = '';
-    if ($OPT{key64}) {
-        for my $h (0, 1) {
-            my ($lo, $hi) = ($T32[2 * $h], $T32[2 * $h + 1]);
-            if ($op eq 'mov') {
-                $c .= "\tmov\t" . ($off + 8 * $h) . "($KEY),$T64[2 * $h]\n";
-                $c .= "\tmov\t$T64[2 * $h],$T64[2 * $h + 1]\n\tshr\t\$32,$T64[2 * $h + 1]\n";
-            } else {
-                my $tmp = $h ? '%rsi' : '%rdi';
-                $c .= "\tmov\t" . ($off + 8 * $h) . "($KEY),$tmp\n\txor\t" . ($h ? '%esi' : '%edi') . ",$lo\n";
-                $c .= "\tshr\t\$32,$tmp\n\txor\t" . ($h ? '%esi' : '%edi') . ",$hi\n";
-            }
-        }
-        return $c;
-    }
-    $c .= "\t$op\t" . ($off + 4 * $_) . "($KEY),$T32[$_]\n" for 0 .. 3;
-    return $c;
+    return join '', map { "\t$op\t" . ($off + 4 * $_) . "($KEY),$T32[$_]\n" } 0 .. 3;
 }
 
 # One full-table round: t = T-lookups(s) ^ rk at 0(%r15); then s = t.
+# The accumulators start from the round key, so every lookup is one xor.
 sub full_round {
     my ($dir) = @_;
-    my $c = '';
-    my %init;
-    if ($OPT{key_first}) { $c .= key_into(0, 'mov'); $init{$_} = 1 for 0 .. 3 }
+    my $c = key_into(0, 'mov');
     for my $half (0, 1) {
         for my $i (0 .. 3) {
             for my $b (2 * $half, 2 * $half + 1) {
@@ -232,12 +123,11 @@ sub full_round {
                 my $d = dest($dir, $i, $b);
                 my $disp = (4 - $b) & 3;
                 $c .= $x;
-                $c .= "\t" . ($init{$d}++ ? 'xor' : 'mov') . "\t$disp($TAB,$idx,8),$T32[$d]\n";
+                $c .= "\txor\t$disp($TAB,$idx,8),$T32[$d]\n";
             }
             $c .= "\tshr\t\$16," . s32($i) . "\n" if $half == 0;
         }
     }
-    $c .= key_into(0, 'xor') unless $OPT{key_first};
     $c .= "\tmov\t$T32[$_]," . s32($_) . "\n" for 0 .. 3;
     return $c;
 }
@@ -682,7 +572,7 @@ $code .= <<"EOT";
 .globl	AES_cbc_encrypt
 .p2align 4
 @{[ asm_alias('AES_cbc_encrypt') ]}.function AES_cbc_encrypt, args=6, save=$SAVE, stack=80
-	cmp	\$$OPT{cbc_thresh},%rdx
+	cmp	\$$AesPaths::FULL_TABLES_FROM,%rdx
 	jae	.Lcbc_full_body
 	jmp	.Lcbc_compact_body
 .endfunction
@@ -694,7 +584,7 @@ for my $path ('full', 'compact') {
            . cbc_function($name, $path, ".Lcbc_${path}_body") . "\n";
 }
 
-# XTS and CCM over each path (aes-x86_64/modes.pl): whole blocks, the
+# XTS and CCM over each path (AesX86_64/Modes.pm): whole blocks, the
 # path chosen by the C glue (crypto/aes/aes_x86_64_xts_ccm.c).
 for my $path ('full', 'compact') {
     my $rounds = sub { my ($dir, $lbl) = @_; return block($dir, $path, $lbl) };

@@ -13,90 +13,21 @@
 #   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk
 #
 #   perl crypto/aes/asm/aesni-x86.pl FLAVOUR [-fPIC] -DOPENSSL_IA32_SSE2 [OUTPUT]
-#   (FLAVOUR one of perlasm/x86asm.pl's, the layer it is written against)
-# The whole module is SSE2-and-later code: OpenSSL's no-sse2 build leaves
-# it out, so without -DOPENSSL_IA32_SSE2 (or with "386") it is refused.
+# The module is SSE2-and-later code (OpenSSL's no-sse2 build leaves it
+# out): without -DOPENSSL_IA32_SSE2, or with "386", it is refused.  The
+# xmm paths use only SSE2 and AES-NI, so every CPU with AES-NI runs them.
 #
-# Key schedule: the layout of aesni-x86_64.pl, so a key scheduled by one
-# module works with the other: the round keys as the bytes the
-# instructions consume, R = Nr - 1 (9, 11 or 13) at byte 240, the
-# decryption schedule the encryption one reversed with aesimc on all keys
-# but the two ends (FIPS-197 5.3.5, the equivalent inverse cipher).
+# Key schedule and rounds as aesni-x86_64.pl, so a key scheduled by one
+# module works with the other: R = Nr - 1 at byte 240, END = key +
+# 16 * (R + 1) in a general register, the middle rounds written out for
+# R = 13 and entered two or four rounds later for shorter keys; the entry
+# test reads R from the schedule, so no register holds the count.
 #
-# Rounds.  A cipher pass keeps END = key + 16 * (R + 1), the last round key,
-# in a general register.  The middle rounds are written out for R = 13 and
-# address their keys backwards from END; a 10- or 12-round schedule enters
-# the sequence four or two rounds later.  The entry test compares R in the
-# key schedule itself (memory), so no register holds the round count.
-#
-# Registers.  There are eight xmm registers.  The parallel paths use
-#   xmm0-xmm5  six blocks in flight (a seventh would leave no register
-#              for the key and the mode's state; why six, below),
-#   xmm6       the round key of the current round, then a scratch register
-#              once the last round is done,
-#   xmm7       the mode's running state (CBC's chaining value, XTS's next
-#              tweak, CTR's counter template ^ K0, OCB's offset).
-# Why six.  Filling the AES unit takes latency / issue interval
-# independent rounds in flight: 6 on the Intel cores of the last decade,
-# 8 on AMD Zen 5 (4 cycles, 0.5).  Six there fill 75% of a group's
-# rounds, but out-of-order execution overlaps consecutive groups (ECB
-# over 4 KiB sectors runs at 94% of the bound).  Eight blocks would take
-# all eight registers, so the round keys as memory operands (aesenc xmm,
-# m128); Zen 5 loads two 128-bit operands a cycle, its aesenc rate, so
-# every such round takes a load slot and with the data loads the groups
-# are load-bound: ECB and CBC decryption ran at 0.80-0.84x the six-block
-# code in make bench-dmcrypt32 (seven blocks and a key register: 0.97x).
-# The one-block paths use xmm0 for the block and xmm1 for the key.  The
-# general registers are named by role in each function (%R below).  The
-# per-block values that do not fit (XTS tweaks, OCB offsets) live in a
-# 16-byte aligned frame reached with &switch_stack, so the CFI stays exact
-# at every instruction; aligned frame slots are used directly as pxor/pand
-# operands.  What goes through memory is read back in the widths it was
-# written: a load wider than the store before it cannot take its data
-# from the store buffer and waits for the store to retire (CTR's counter,
-# CCM's counter copy and XTS's mask are built with that in mind).
-#
-# The ymm path (VAES).  On a CPU with VAES, vaesenc on a ymm register is
-# two blocks an instruction at aesenc's rate, which doubles the AES
-# unit's bound.  aesni_ecb_encrypt (both directions), aesni_cbc_encrypt's
-# decryption, aesni_ctr32_encrypt_blocks, aesni_ocb_encrypt/decrypt (from
-# an odd block number) and aesni_xts_encrypt/_decrypt (the whole blocks,
-# but the decryption's held back for stealing) take it, chosen at run
-# time inside the entry when the CPU has AVX2 and VAES (aesni-x86.dispatch;
-# the needs of aesni-x86_64.pl's ymm width) and the input has at least
-# $YMM_MIN bytes.  Its registers:
-#   ymm0-ymm6  fourteen blocks in flight, two a register,
-#   ymm7       the round key of the current round, broadcast to both
-#              lanes (vbroadcasti128 from the schedule: no alignment
-#              needed, no frame), free between the last round and the
-#              next group (CBC's first chaining pair, CTR's template);
-# then single registers (two blocks) while a register's worth is left;
-# vzeroall clears the key material and the upper halves, and the xmm code
-# does a last odd block.  CBC decryption keeps its chaining value in the
-# frame slot of its partial block (xmm7 is the key register's low half)
-# and XORs the other ciphertexts as memory operands from in; CTR keeps
-# its template (ivec ^ K0) in a 16-byte frame slot and makes each
-# register's two counter words in the integer unit, as the xmm code does.
-# XTS keeps a register's two tweaks in a 32-byte slot of its aligned frame
-# (two windows of seven, the next made while all registers are free) and
-# XORs them as memory operands before round 0 and after the last round;
-# OCB makes each register's offset pair before the blocks come in and
-# keeps the pairs and a two-lane checksum in its 32-byte aligned frame.
-# The keys stay in a register rather than memory operands for the reason
-# given above for eight xmm blocks: Zen 5's two vector loads a cycle match
-# its two vaesenc, so memory keys make the groups load-bound.
-# Checking: qemu 7.2 (qemu-i386 as qemu-x86_64) computes ymm
-# vaesenc/vaesdec wrongly in lane 1 (test/README.md,
-# build/m32/small/vaes_lanes), so under qemu the known answers run with
-# VAES masked; the ABI and CFI checkers step the ymm code under qemu
-# (control flow and registers do not depend on that lane), and its
-# results are checked natively: traced under qemu-i386, replayed as
-# 64-bit code on the host CPU (in place and unaligned too) and compared
-# with the 64-bit library (bench/x86mca/dmcrypt.pl --verify-only,
-# test/t/85-dmcrypt-replay.t).
-#
-# Only SSE2 and AES-NI instructions are used on the xmm paths (no SSSE3 or
-# SSE4.1), so every CPU with AES-NI runs them.
+# Registers: eight xmm, so the parallel paths run six blocks (@B below);
+# a ymm path (VAES, two blocks a register, @Y below) is chosen at run
+# time inside the entries.  General registers are named by role in each
+# function (%R); what does not fit lives in an aligned frame reached with
+# &switch_stack, so the CFI stays exact at every instruction.
 use strict;
 use warnings;
 use FindBin;
@@ -115,12 +46,46 @@ my $DECL = Common::Dispatch::for_script(__FILE__);   # the ymm path's needs
 X86::Dispatch::declare_caps();
 
 my $ROUNDS_AT = 240;
+# The parallel paths: xmm0-5 six blocks in flight, xmm6 the round key of
+# the current round (scratch once the last round is done), xmm7 the
+# mode's running state (CBC's chaining value, XTS's next tweak, CTR's
+# counter template ^ K0, OCB's offset); the one-block paths use xmm0 for
+# the block and xmm1 for the key.  Why six: a pipelined AES unit wants
+# latency / issue interval independent rounds in flight (6 to 8), and
+# out-of-order execution overlaps consecutive groups; eight blocks would
+# leave no key register, and round keys as memory operands make the
+# groups load-bound on a core that loads two vectors a cycle, its aesenc
+# rate.  Aligned frame slots serve as pxor/pand operands directly.  What
+# goes through memory is read back in the widths it was written: a load
+# wider than the stores before it waits for them to retire (CTR's
+# counter, CCM's counter copy and XTS's mask are built with that in mind).
 my @B = map { "xmm$_" } 0 .. 5;         # the six blocks of the parallel paths
 my ($TK, $STATE) = ('xmm6', 'xmm7');    # round key; the mode's state
 my $GROUP = scalar @B;
 
-# The ymm path (VAES): two blocks a register, seven registers of blocks,
-# the eighth the broadcast round key.
+# The ymm path (VAES): vaesenc on a ymm register is two blocks an
+# instruction at aesenc's rate.  aesni_ecb_encrypt, aesni_cbc_encrypt's
+# decryption, aesni_ctr32_encrypt_blocks, aesni_ocb_encrypt/decrypt (from
+# an odd block number) and aesni_xts_encrypt/decrypt (whole blocks; the
+# decryption holds one back for stealing) take it when the CPU has AVX2
+# and VAES (aesni-x86.dispatch: the needs of aesni-x86_64's ymm width)
+# and the input has $YMM_MIN bytes.  ymm0-6 hold fourteen blocks, ymm7 the round
+# key broadcast to both lanes (vbroadcasti128: no alignment, no frame),
+# free between a group's last round and the next group; then single
+# registers while two blocks are left; vzeroall clears the keys and the
+# upper halves and the xmm code does a last odd block.  The key stays in
+# a register for the reason given above for six xmm blocks.  CBC keeps
+# its chaining value in a frame slot and XORs the other ciphertexts from
+# in; CTR keeps ivec ^ K0 in a frame slot and makes the counter words in
+# the integer unit; XTS keeps tweak pairs in 32-byte frame slots (two
+# windows of seven); OCB makes each register's offset pair before its
+# blocks and keeps a two-lane checksum in the frame.
+# Checking: qemu 7.2 computes ymm vaesenc/vaesdec wrongly in lane 1
+# (test/README.md, build/m32/small/vaes_lanes), so under qemu the known
+# answers run with VAES masked; the ABI and CFI checkers step the ymm
+# code under qemu, and its results are checked natively by replaying the
+# traced code as 64-bit code against the 64-bit library
+# (bench/x86mca/dmcrypt.pl --verify-only, test/t/85-dmcrypt-replay.t).
 my @Y = map { "ymm$_" } 0 .. 6;
 my $YK = 'ymm7';
 (my $YK_LOW = $YK) =~ s/^y/x/;          # its low half (VEX.128: the upper half cleared)
@@ -775,11 +740,8 @@ for my $dir (qw(aesenc aesdec)) {
 # at the next one's.  A group's tweaks are made while the group before it
 # runs, three doublings after each of its last two middle rounds (so the
 # serial doubling chain overlaps the rounds instead of holding back the
-# next group's first ones: measured faster than the same code before or
-# after the rounds; on AMD Zen 5, against one doubling after each of the
-# last six middle rounds, AES-128 10% faster and AES-192 and AES-256 the
-# same, and all six after the last middle round slower at AES-192 and
-# AES-256); the last group makes none.  Invariant at a group's start: its
+# next group's first ones, and three at a time leaving the earlier rounds
+# free); the last group makes none.  Invariant at a group's start: its
 # six tweaks are in the current set and STATE is the tweak of the block
 # after them.  The frame also holds the doubling's mask and the tail
 # length (ebx is busy).
@@ -865,15 +827,14 @@ for my $dir (qw(aesenc aesdec)) {
     # window into nxt before it loads its blocks (all eight registers are
     # free then) from its own window, which the group before made: its
     # rounds need nothing of what it computes and start at once, the
-    # shifts running beside them (made before the group's own loads
-    # instead, a few per cent slower in make bench-dmcrypt32).  Pair j of
+    # shifts running beside them.  Pair j of
     # the next window is pair 0 of this one times x^(14 + 2j), each made
     # from that one register (no serial doubling chain).  A single
     # register takes the window's first pair and moves cur on by 32 (a
     # group leaves at most six of them, so the window lasts).
     # The first window: (T, T x) at $set, and pair j that pair times x^(2j);
     # the first pair is built in registers (a 32-byte load of two 16-byte
-    # stores would wait for them to retire: 5% slower on 512-byte calls).
+    # stores would wait for them to retire).
     sub xts_ymm_first_window {
         my ($set) = @_;
         &movdqa("xmm0", $STATE);
@@ -887,7 +848,7 @@ for my $dir (qw(aesenc aesdec)) {
     # for s = $shift (the registers of the group before it, or 0); only
     # those a register or the xmm code (its next tweak) will take: len
     # (bytes of whole blocks left, the group's included) at least 32 (s + j)
-    # (a 512-byte call's last group needs three: 5% faster than seven).
+    # (a 512-byte call's last group needs three, not seven).
     sub xts_ymm_window {
         my ($set, $shift, $from, $done) = @_;
         my ($t, $c, $h) = @Y[2, 0, 1];
@@ -1151,8 +1112,7 @@ for my $dir (qw(aesenc aesdec)) {
 # Software-pipelined as XTS is: the frame holds two sets of six offset
 # slots (the loop written twice, once per set), and a group's offsets are
 # made while the group before it runs, one after each of its last six
-# middle rounds (2-3% faster on AMD Zen 5 than all six before the
-# rounds); the last group makes none.  Six
+# middle rounds, not all before the rounds; the last group makes none.  Six
 # blocks move i by 2 mod 4, so one set always serves groups with i = 1
 # mod 4 and the other those with i = 3 mod 4: the first group picks its
 # set by i, and each set's code knows which even blocks take L_[1].

@@ -9,60 +9,36 @@
 #   aesni_ecb_encrypt, aesni_cbc_encrypt            whole blocks
 #   aesni_ctr32_encrypt_blocks                      32-bit BE counter
 #   aesni_xts_encrypt / aesni_xts_decrypt           IEEE 1619, with stealing
-#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (aesni-x86_64/ccm.pl)
-#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (aesni-x86_64/ocb.pl)
+#   aesni_ccm64_encrypt_blocks / _decrypt_blocks    CCM bulk (AESNI/CCM.pm)
+#   aesni_ocb_encrypt / aesni_ocb_decrypt           OCB bulk (AESNI/OCB.pm)
 #
 #   perl crypto/aes/asm/aesni-x86_64.pl FLAVOUR OUTPUT
 #
-# Key schedule layout.  rd_key holds the round keys as the bytes the
-# instructions consume; offset 240 holds R = Nr - 1 (9, 11 or 13), the
-# number of aesenc before the aesenclast.  The decryption schedule is the
-# encryption one in reverse order with aesimc applied to every key but the
-# two ends (the "equivalent inverse cipher" of FIPS-197 5.3.5).
-#
-# Rounds.  Every path keeps a pointer END to the last round key,
-# END = key + 16 * (R + 1), and R in a register.  The middle rounds are
-# written out for R = 13 with the keys addressed from END backwards; a
-# shorter schedule enters that sequence two or four rounds later.  The
-# entry branches depend only on R, so they are always predicted, and no
-# counter is carried from round to round.
-#
-# Throughput.  Zen 5 runs two AES instructions per cycle with latency 4,
-# so eight independent blocks keep both units full; the parallel modes
-# work on eight blocks and let the out-of-order core overlap one group's
-# loads and whitening with the previous group's rounds.  The XOR that a
-# mode applies after the cipher is folded into the last round key
-# (aesenclast/aesdeclast end with a XOR of their key operand), and the XOR
-# before it into the round-0 key, so neither adds an instruction to the
-# chain.  CBC encryption, a serial chain, goes further: the last round of
-# block i uses key Klast ^ K0 ^ P[i+1] and so yields block i+1's state after
-# round 0 directly; C[i] is recovered off the chain.  The chain is then
-# exactly Nr AES instructions per block.
-#
-# Parts.  aesni-x86_64/common.pl holds what every part shares (labels,
-# register roles, width descriptors, the rounds); vaes.pl the wide paths
-# and the run-time choice of width; ccm.pl and ocb.pl those modes.  Each
-# is a package and imports what it uses by name.
-#
-# Registers.  Every function names its general registers by role in a
-# table (roles(), giving NAME, NAME32 and NAME8) and its vector
-# registers in variables; the bodies use only those names.
+# Key schedule: the round keys as the instructions consume them, R = Nr - 1
+# (9, 11 or 13) at byte 240; decryption's is the encryption one reversed
+# with aesimc on all keys but the two ends (FIPS-197 5.3.5).  Rounds: END
+# = key + 16 * (R + 1); the middle rounds are written out for R = 13,
+# keys addressed back from END, and shorter schedules enter two or four
+# rounds later, so no counter is carried and the entry branch is always
+# predicted.  The parallel modes run eight independent blocks (enough to
+# fill two pipelined AES units); a mode's XOR after the cipher is folded
+# into the last round key and the one before it into K0.  CBC encryption
+# uses Klast ^ K0 ^ P[i+1] as block i's last key, so the chain is exactly
+# Nr AES instructions a block.  The parts are packages in AESNI/ (Common:
+# labels, roles, widths, rounds; VAES: the wide paths; CCM; OCB), imported
+# by name.  Registers: general ones by role (roles(): NAME, NAME32, NAME8),
+# vector ones in variables; the bodies use only those names.
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../../../perlasm/lib";
+use lib "$FindBin::Bin/../../../perlasm/lib", $FindBin::Bin;
 use X64::Module;
 use X64::Dispatch;
-
-BEGIN {
-    my $parts = "$FindBin::Bin/aesni-x86_64";
-    require "$parts/$_.pl" for qw(common vaes ccm ocb);
-    AESNI::Common->import(qw(label roles width key_setup mid_rounds one_block));
-    AESNI::VAES->import(qw(vaes_entries vaes_widths vaes_select vaes_constants vaes_ecb_bulk
-                           vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED));
-    AESNI::CCM->import(qw(ccm64_functions));
-    AESNI::OCB->import(qw(ocb_functions));
-}
+use AESNI::Common qw(label roles width key_setup mid_rounds one_block);
+use AESNI::VAES qw(vaes_entries vaes_widths vaes_select vaes_constants vaes_ecb_bulk
+                   vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED);
+use AESNI::CCM qw(ccm64_functions);
+use AESNI::OCB qw(ocb_functions);
 
 X64::Module::pipe_output(@ARGV);
 
@@ -542,9 +518,8 @@ ___
     # store was made a whole group earlier.  The first group builds its
     # blocks in registers so it does not wait for the stores.
     #
-    # bswap runs on one of the two ports that execute AES here (Emerald
-    # Rapids: eight bswap a group cost 10% of CTR-128's speed, measured),
-    # so the loop swaps one counter a group: when the low byte of c (the
+    # bswap shares a port with AES on some cores, so the loop swaps one
+    # counter a group: when the low byte of c (the
     # top byte of bswap(c)) does not wrap within the group, bswap(c + i)
     # = bswap(c) + (i << 24).  When it does (once in 32 groups at most),
     # the group's words are made one by one, out of line.
@@ -572,7 +547,7 @@ ___
         $t .= "\tmovdqu\t" . 16 * $i . "($R{in}),$u\n\tpxor\t$kl,$u\n\taesenclast\t$u,$b[$i]\n";
     }
     $t .= "\tmovdqu\t$b[$_]," . 16 * $_ . "($R{out})\n" for 0 .. 7;
-    # The wide path leaves key material in @VAES_CTR_KEYED too (see vaes.pl).
+    # The wide path leaves key material in @VAES_CTR_KEYED too (see AESNI/VAES.pm).
     my $clear = join '', map { "\tpxor\t$_,$_\n" } $k0, @VAES_CTR_KEYED, $kl, $base;
     $t .= <<___;
 	lea	128($R{in}),$R{in}
@@ -618,15 +593,11 @@ ___
 #   3 and 1 (which hold bits 127 and 63 as sign bits) in lanes 0 and 2,
 #   psrad spreads the signs, and the mask keeps 0x87 and 1 there.
 # Eight blocks at a time, with the tweaks made in the integer unit (the
-# vector form costs five vector instructions per tweak and takes issue
-# slots from AES: measured 0.92x OpenSSL for AES-128 that way, 1.0x with
-# the tweaks in the integer unit, at the AES bound).  T[j] ^ K0 whitens the
-# input; the last round takes Klast from a register and T[j] is XORed in
-# after it from the stack, as the last round is only an XOR with the key
-# (storing T[j] ^ Klast as a memory key cost 16 more instructions a group:
-# on a loaded Zen 3, where issue slots are short, fewer instructions won
-# about 5%, as did a reduction mask with no extra copy: cqo below, as sbb
-# before it).  The single-block
+# vector form costs five vector instructions per tweak, issue slots the
+# AES instructions need).  T[j] ^ K0 whitens the input; the last round
+# takes Klast from a register and T[j] is XORed in after it from the
+# stack, as the last round is only an XOR with the key (a T[j] ^ Klast
+# memory key would cost 16 more instructions a group).  The single-block
 # tail uses the vector doubling above.  Ciphertext stealing (len % 16 =
 # b != 0): encryption handles all whole blocks, then swaps the first b
 # bytes of the last output block with the partial input and encrypts that
@@ -697,21 +668,20 @@ ___
         # from the old high half's sign by cqo (tw_hi is rax, carry rdx, so
         # the loop counts in left).  From one tweak to the next that is 2.5
         # cycles of dependent integer work on average; taking the mask from
-        # adc's carry with sbb instead chained add, adc, sbb, and, xor: 5
-        # cycles a tweak, 40 a group, which equals the AES work of an
-        # AES-128 group (80 aesenc at two a cycle on Zen 3 and Emerald
-        # Rapids), so that loop had two critical paths of the same length.
+        # adc's carry with sbb instead chains add, adc, sbb, and, xor: 5
+        # cycles a tweak, 40 a group, as long as an AES-128 group's 80
+        # aesenc at two a cycle, a second critical path.
         # Each tweak goes to the stack as two 64-bit
         # stores, into one of two 256-byte buffers (tweak j of a group at
         # 16*j; only the first 128 bytes are used): while a group is
         # encrypted from one buffer, the next group's tweaks go to the
         # other, so the 128-bit loads read stores made a whole group
-        # earlier.  (Two groups ahead in four buffers measured the same at
-        # 16 KiB and slower at 256 bytes: more to fill up front and to
-        # clear.)  The buffers are cleared after the loop.
+        # earlier.  (Two groups ahead in four buffers gains nothing on long
+        # inputs and costs short ones more to fill and clear.)  The buffers
+        # are cleared after the loop.
         die "xts: cqo needs tw_hi in rax and carry in rdx\n"
             unless $R{tw_hi} eq '%rax' && $R{carry} eq '%rdx';
-        my $n = 8;                # blocks per group (6 measured slower here)
+        my $n = 8;                # blocks per group, as the other modes
         my $g = 16 * $n;
         my $fill = sub {
             my $f = '';

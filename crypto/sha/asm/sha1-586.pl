@@ -4,27 +4,17 @@
 # prototype, written against the 32-bit perlasm API (perlasm/x86asm.pl):
 #
 #   void sha1_block_data_order(SHA_CTX *c, const void *p, size_t nblocks);
-#
-# h0..h4 are the first five words of SHA_CTX; nblocks >= 1; p unaligned.
-# sha1_block_data_order tail-jumps, frameless and with the arguments
-# untouched, to the first path whose capabilities the CPU has: SHA-NI
-# (shaext), AVX, SSSE3, else the integer code (i486: bswap).  The paths,
-# their needs and their order are declared in sha1-586.dispatch, from
-# which the layer writes the dispatcher (perlasm/lib/X86/Dispatch.pm).
-# Each path is also a global hidden symbol, sha1_block_data_order_PATH,
-# so the tests and the benchmark call every one directly.  The SIMD paths
-# exist only with -DOPENSSL_IA32_SSE2, as in OpenSSL (its no-sse2 build);
-# without it, or with "386", only the integer path exists and the
-# dispatcher jumps to it without reading the capabilities.
-#
 #   perl crypto/sha/asm/sha1-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2] [386] OUTPUT
 #
-# The algorithm (FIPS 180-4 §6.1.2): per 64-byte block, the schedule
-#   W[t] = M[t] (big-endian words), t < 16
-#   W[t] = ROTL1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]), 16 <= t < 80
-# and 80 rounds
-#   T = ROTL5(a) + f_t(b,c,d) + e + K_t + W[t];  e=d d=c c=ROTL30(b) b=a a=T
-# with f = Ch, Parity, Maj, Parity and K per 20 rounds, then h += (a..e).
+# h0..h4 are SHA_CTX's first five words; nblocks >= 1; p unaligned.  The
+# entry tail-jumps, frameless and with the arguments untouched, to the
+# first path the CPU has: shaext, avx, ssse3, else integer (i486 bswap),
+# each also a global hidden sha1_block_data_order_<path> for the tests and
+# the benchmark.  The paths, their needs and their order are declared in
+# sha1-586.dispatch; the layer writes the entry (perlasm/lib/X86/
+# Dispatch.pm).  The SIMD paths exist only with -DOPENSSL_IA32_SSE2, as in
+# OpenSSL; without it, or with "386", the entry jumps to integer without
+# reading the capabilities.
 #
 # Registers (8 general, esp included; 8 xmm):
 #
@@ -37,14 +27,6 @@
 #   xmm4-6      schedule scratch                   (xmm3-6: four W groups)
 #   xmm7        byte-swap mask                     state entering the block
 #   (constants  copied to the frame                [eax], the layer's PIC base)
-#
-# The working variables never move: a round adds into the register that
-# holds e, which then becomes a, and the names rotate in Perl (80 rounds
-# bring them back to where they started).  Each round sums e + W+K and f
-# before ROTL5(a), so only the rotate and an add wait for the previous
-# round.  t1 is free in Ch and Parity rounds: the integer path keeps the
-# block pointer there during rounds 0..15, the SIMD paths the next block's
-# pointer during rounds 64..79.
 use strict;
 use warnings;
 use FindBin;
@@ -83,6 +65,13 @@ sub interleave {
 sub k_disp { my ($t) = @_; my $k = $K[ int($t / 20) ]; return $k >= 2**31 ? $k - 2**32 : $k }
 
 # --- the rounds ------------------------------------------------------------
+# The working variables never move: a round adds into the register that
+# holds e, which then becomes a, and the names rotate in Perl (80 rounds
+# bring them back to where they started).  Each round sums e + W+K and f
+# before ROTL5(a), so only the rotate and an add wait for the previous
+# round.  t1 is free in Ch and Parity rounds: the integer path keeps the
+# block pointer there during rounds 0..15, the SIMD paths the next block's
+# pointer during rounds 64..79.
 my @v;    # the registers of a, b, c, d, e before the next round
 
 # Round t.  @$wk adds W[t]+K_t into e (it may use t0 only).

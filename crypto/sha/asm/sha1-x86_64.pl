@@ -7,20 +7,20 @@
 #
 # Each variant is also a global hidden symbol, sha1_block_data_order_<v>,
 # so tests and the benchmark call every one directly.  The variants live
-# in sha1-x86_64/ (one file each; see its README): this file only puts
+# in SHA1/X86_64/ (one package each; see its README): this file only puts
 # them together.
 #
 #   perl crypto/sha/asm/sha1-x86_64.pl FLAVOUR OUTPUT
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../../../perlasm/lib";
+use lib "$FindBin::Bin/../../../perlasm/lib", $FindBin::Bin;
 use X64::Module;
 use Common::Dispatch;
 use X64::Dispatch;
-
-my $dir = "$FindBin::Bin/sha1-x86_64";
-require "$dir/$_" for qw(shaext.pl rounds.pl integer.pl simd.pl);
+use SHA1::X86_64::Shaext qw(sha1_shaext_code);
+use SHA1::X86_64::Simd qw(sha1_simd_code);
+use SHA1::X86_64::Integer qw(sha1_integer_code);
 
 X64::Module::pipe_output(@ARGV);
 

@@ -3,7 +3,7 @@
 # X64::Module) every 64-bit module:
 #   perl SCRIPT [FLAVOUR] [COMPILER-FLAGS...] [OUTPUT]
 # read by Common::CommandLine's rule.  Compiler flags are accepted and
-# ignored: nothing this layer generates depends on them.
+# ignored, but for the one macro unwind_from_cfi reads.
 package X64::CommandLine;
 
 use strict;
@@ -37,12 +37,28 @@ sub parse {
         usage      => usage($about, $input),
         options    => '--help, compiler flags -X..., FLAVOUR, OUTPUT',
     );
-    my ($flavour, $output) = @$cl{qw(flavour output)};
+    my ($flavour, $output, $defines) = @$cl{qw(flavour output defines)};
     # OpenSSL's convention: no flavour (or "auto") and OUTPUT *.asm is nasm.
     if (!defined $flavour || $flavour eq 'auto') {
         $flavour = defined $output && $output =~ /\.asm$/ ? 'nasm' : 'elf';
     }
-    return ($flavour, $output);
+    return ($flavour, $output, $defines);
+}
+
+# The macro that selects Win64 unwind data from CFI alone (the module's
+# own .pdata/.xdata and handler references dropped).  A build turns it on
+# as a compiler flag: on this script's command line, on the module
+# script's (OpenSSL's build gives a module its CFLAGS and CPPFLAGS, and the
+# module runs us with only flavour and output), or where neither can be
+# read, in the environment.
+our $UNWIND_FROM_CFI = 'PERLASM_WIN64_UNWIND_FROM_CFI';
+
+sub unwind_from_cfi {
+    my ($defines, @module_argv) = @_;
+    my $def = $defines->{$UNWIND_FROM_CFI}
+        // Common::CommandLine::defines(@module_argv)->{$UNWIND_FROM_CFI}
+        // $ENV{$UNWIND_FROM_CFI};
+    return defined $def && $def ne '0' && $def ne '';
 }
 
 sub usage {
@@ -56,7 +72,10 @@ $about
                   OUTPUT ends in .asm, otherwise elf
   COMPILER-FLAGS  the flags OpenSSL's build passes (-DNAME, -Iinclude,
                   -fPIC, -m64, -O3, -Wall, -Wa,--noexecstack, -pthread, ...):
-                  accepted and ignored, the output does not depend on them
+                  accepted and ignored, except -D$UNWIND_FROM_CFI (also
+                  read from the module's command line or the environment):
+                  on Win64, drop the module's own .pdata/.xdata and derive
+                  every function's unwind data from its CFI
 EOT
 }
 

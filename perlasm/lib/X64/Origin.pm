@@ -11,20 +11,33 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(module_script source_line);
+our @EXPORT_OK = qw(module_script module_argv source_line);
 
 # The script that printed our input: (name as it was run, readable path),
 # or () when it cannot be told (no /proc, input from a file).
 sub module_script {
     return ($ENV{PERLASM_SOURCE}, $ENV{PERLASM_SOURCE}) if defined $ENV{PERLASM_SOURCE};
+    my ($pid, $script, @argv) = module_process() or return ();
+    my $path = $script =~ m{^/} ? $script : (readlink("/proc/$pid/cwd") // '.') . "/$script";
+    return ($script, $path);
+}
+
+# The command line the module script was run with (OpenSSL's build puts
+# its compiler flags there; the script passes us only flavour and
+# output), or () when it cannot be told.
+sub module_argv {
+    my (undef, undef, @argv) = module_process() or return ();
+    return @argv;
+}
+
+# (pid, script, argv) of the process that runs the module script: our
+# parent, or its parent where the pipe went through a shell.
+sub module_process {
     my $pid = getppid();
     for (1 .. 2) {
         my @argv = proc_cmdline($pid) or return ();
         my ($script) = grep { /\.pl$/ && !/x86_64-xlate\.pl$/ } @argv;
-        if (defined $script) {
-            my $path = $script =~ m{^/} ? $script : (readlink("/proc/$pid/cwd") // '.') . "/$script";
-            return ($script, $path);
-        }
+        return ($pid, $script, @argv) if defined $script;
         # A shell between the script and us: look at its parent.
         last unless $argv[0] =~ m{(^|/)(ba|da)?sh$};
         $pid = proc_ppid($pid) or return ();

@@ -15,6 +15,8 @@ use X64::Parser qw(parse_line);
 use X64::ISA qw(register_info lookup_mnemonic gp64_of);
 use X64::UnwindState;
 use X64::Win64Unwind;
+use X64::Win64Handler;
+use X64::Win64Inferred;
 use X64::Expr qw(evaluate);
 use X64::DwarfExpr qw(expression_bytes);
 
@@ -40,6 +42,9 @@ sub new {
         arg_shuffle => {},      # raw dialect: .type f,@function,N
         label_seq => 0,
         pending_labels => [],   # labels of the next function (note_label)
+        # Win64 unwind from CFI only: the module's own .pdata/.xdata are
+        # dropped, every function described from its CFI (win64_tables).
+        cfi_unwind => $opt{cfi_unwind},
     }, $class;
     $self->{emit}{constants} = {};
     $self->{emit}{linkage_names} = {};
@@ -86,7 +91,9 @@ sub finish {
         if $self->{func};
     my $e = $self->{emit};
     $self->resolve_entry_endbr;
-    my $tables = $self->win64 ? $self->win64_tables : '';
+    my $tables = !$self->win64 ? ''
+               : $self->{cfi_unwind} ? $self->win64_tables_from_cfi
+               : $self->win64_tables;
     # Region boundaries become labels where a table entry uses them.
     (my $body = $self->{out}) =~ s/\0boundary ([^\0\s]+)\0/$self->{used_label}{$1} ? $e->label($1) : ''/ge;
     return $e->file_header . $body . $tables . $e->file_footer;
@@ -102,8 +109,34 @@ sub boundary {
 # --- statements --------------------------------------------------------------
 sub statement {
     my ($self, $st) = @_;
+    # Win64 unwind from CFI: what the last instruction did, as
+    # X64::Win64Inferred says, and how a .cfi_* line after it combines.
+    if (my $inferred = delete $self->{inferred}) {
+        my $relative = $st->{kind} eq 'directive'
+            && $st->{name} =~ /^\.cfi_(?:adjust_cfa_offset|alloca|push|pop)$/;
+        if (!$relative || ($inferred->{moved_rsp} && $st->{name} ne '.cfi_alloca')) {
+            $self->set_state($inferred);
+            $self->{func}{state} = $inferred;    # rsp's depth too, which equals ignores
+            return if $relative;                 # the instruction said it
+        } else {
+            # The CFI says the rest, but not where saves made from rsp now are.
+            my $keep = $self->{func}{state}->clone;
+            my $from_rsp = sub { my ($v) = @_; ref $v && defined $v->{rsp} };
+            for my $r (keys %{ $keep->{saved} }, keys %{ $inferred->{saved} }) {
+                next unless $from_rsp->($keep->{saved}{$r}) || $from_rsp->($inferred->{saved}{$r});
+                $from_rsp->($inferred->{saved}{$r}) ? ($keep->{saved}{$r} = $inferred->{saved}{$r})
+                                                    : delete $keep->{saved}{$r};
+            }
+            $self->set_state($keep);
+        }
+    }
+    # A dropped section's contents go nowhere; only a section change ends it.
+    return if $self->{section} eq 'dropped'
+        && !($st->{kind} eq 'directive'
+             && $st->{name} =~ /^\.(?:text|data|bss|section|previous)$/);
     if ($st->{kind} eq 'label') {
         $self->emit($self->{emit}->label($st->{name}));
+        $self->{text_labels}{ $st->{name} } = 1 if $self->{section} eq 'text';
         $self->{last_label} = $st->{name};
         $self->note_label($st->{name});
         # Raw dialect on Win64: the argument moves follow the entry label.
@@ -155,6 +188,11 @@ sub instruction {
             if $m =~ /^callq?$/ && ($f->{frame_size} + 8) % 16;
     }
     $self->emit_insn($st);
+    if ($f && !$f->{helper} && $self->{cfi_unwind} && $self->win64) {
+        my $info = lookup_mnemonic($m);
+        $self->{inferred} = X64::Win64Inferred::after($f->{state}, $info ? $info->{name} : $m,
+                                                      $st->{operands}, $f->{rsp_copies} //= {});
+    }
 }
 
 # --- endbr64 where an indirect branch can land --------------------------------
@@ -274,8 +312,14 @@ sub directive {
 
     $self->note_symbols($args)
         if $DATA_DIRECTIVE{$name} || $name eq '.set' || $name eq '.equ' || $name eq '.rva';
-    return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)))
-        if $DATA_DIRECTIVE{$name};
+    if ($DATA_DIRECTIVE{$name}) {
+        # Bytes in a function are code (an instruction spelt out): with
+        # unwind from CFI, a region they end is kept.  (The default output
+        # stays as it was; there such a region is dropped.)
+        $self->{func}{code_in_region} = 1
+            if $self->{cfi_unwind} && $self->{func} && $self->{section} eq 'text';
+        return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)));
+    }
     return $self->set_section('text')   if $name eq '.text';
     return $self->set_section('data')   if $name eq '.data';
     return $self->set_section('bss')    if $name eq '.bss';
@@ -294,6 +338,7 @@ sub directive {
         if ($sec eq '.pdata' || $sec eq '.xdata') {
             fail("section $sec exists only on Win64 (guard it with the flavour)")
                 unless $self->win64;
+            return $self->set_section('dropped') if $self->{cfi_unwind};
             # The module writes SEH tables of its own: the functions
             # they cover get none of ours (see hand_described).
             return $self->set_section(substr($sec, 1), $align);
@@ -398,7 +443,7 @@ sub set_section {
         if $self->{func} && $kind ne 'text';
     $self->{prev_section} = [ $self->{section}, $self->{section_align} ];
     ($self->{section}, $self->{section_align}) = ($kind, $align);
-    $self->emit($self->{emit}->section($kind, undef, $align));
+    $self->emit($self->{emit}->section($kind, undef, $align)) unless $kind eq 'dropped';
 }
 
 # --- unwind state: one source for CFI and Win64 ------------------------------
@@ -540,6 +585,14 @@ sub cfi {
     } else {
         fail("unsupported directive .cfi_$what");
     }
+    if ($self->{cfi_unwind} && $f->{raw_shuffle}) {
+        # The caller's rdi and rsi stay in the shadow slots the layer put
+        # them in: CFI that saves the shuffled ones describes SysV.
+        for my $r (qw(rdi rsi)) {
+            my $shadow = $f->{state}{saved}{$r};
+            $st->{saved}{$r} = $shadow if defined $shadow && !ref $shadow && $shadow >= 0;
+        }
+    }
     $self->set_state($st);
 }
 
@@ -559,6 +612,7 @@ sub raw_shuffle_prologue {
     # As OpenSSL's layer: rax holds the entry rsp, and .LSEH_begin_NAME
     # (which a module's own SEH tables refer to) follows.
     $self->insn('mov', '%rsp', '%rax');
+    $f->{rsp_copies}{rax} = $f->{state}->rsp_depth;     # X64::Win64Inferred
     my $st = $f->{state}->clone;
     $st->{saved}{rdi} = 0;       # CFA + 0: the first shadow slot
     $st->{saved}{rsi} = 8;
@@ -787,6 +841,61 @@ sub win64_tables {
     }
     return '' unless length $pdata;
     return $e->section('pdata') . $e->p2align(4) . $pdata
+         . $e->section('xdata') . $xdata;
+}
+
+# Win64 unwind from CFI alone (the module's own tables were dropped):
+# every region of every function gets codes where they can say its state,
+# else the generated handler (X64::Win64Handler) with the state as its
+# table.  A comment per function says which, and one per global code
+# label no function covers says the unwinder treats it as a leaf.  A
+# function neither can describe is an error, all of them named at once.
+sub win64_tables_from_cfi {
+    my ($self) = @_;
+    my $e = $self->{emit};
+    my ($pdata, $xdata, $notes, $handler_used) = ('', '', '', 0);
+    my @failed;
+    for my $f (@{ $self->{functions} }) {
+        my @r = @{ $f->{regions} };
+        my ($by_handler, @why) = (0);
+        for my $i (0 .. $#r) {
+            my ($start, $state) = @{ $r[$i] };
+            my $end = $i < $#r ? $r[$i + 1][0] : $f->{end};
+            my $info = $self->new_label('uwinfo');
+            # Codes where they can say the state (a save below the frame
+            # register, for one, they cannot), else the handler.
+            my @words = X64::Win64Handler::needs_handler($state) ? ()
+                      : eval { X64::Win64Unwind::unwind_info_bytes($state) };
+            my $handler = !@words;
+            @words = eval { X64::Win64Handler::table($state) } if $handler;
+            (my $why = $@) =~ s/\s+$//;
+            if (!@words) { push @why, $why; next }
+            $pdata .= $e->rva($start) . $e->rva($end) . $e->rva($info);
+            $self->{used_label}{$_} = 1 for $start, $end;
+            $xdata .= $e->p2align(4) . $e->label($info)
+                . ($handler ? $e->data('byte', X64::Win64Handler::INFO_HEADER)
+                              . $e->rva($X64::Win64Handler::NAME) . $e->data('long', @words)
+                            : $e->data('byte', @words));
+            $by_handler++ if $handler;
+        }
+        if (@why) { push @failed, "$f->{name} ($why[0])"; next }
+        $handler_used += $by_handler;
+        $notes .= $e->comment("Win64 unwind from CFI: $f->{name}: "
+                              . ($by_handler ? "handler in $by_handler of " . @r . ' regions' : 'codes'));
+    }
+    fail("Win64 unwind from CFI: " . @failed . ' of ' . @{ $self->{functions} }
+         . ' functions cannot be described: ' . join('; ', @failed)) if @failed;
+    my %covered = map { map { $_ => 1 } @{ $_->{labels} } } @{ $self->{functions} };
+    $notes .= $e->comment("Win64 unwind from CFI: $_: no CFI, unwound as a leaf")
+        for grep { $self->{text_labels}{$_} && !$covered{$_} } sort keys %{ $self->{globals} // {} };
+    if ($handler_used) {
+        delete $self->{shuffled};
+        $self->set_section('text');
+        $self->emit($e->p2align(16));
+        $self->line($_) for X64::Win64Handler::code();
+    }
+    return $notes unless length $pdata;
+    return $notes . $e->section('pdata') . $e->p2align(4) . $pdata
          . $e->section('xdata') . $xdata;
 }
 

@@ -9,8 +9,9 @@
 # Besides register + offset, the CFA may be a DWARF expression
 # (base 'expr', `expr` its bytes: .cfi_cfa_expression), and a register
 # may be saved, instead of at an offset, in another register
-# ({ reg => NAME }: .cfi_register) or where an expression says
-# ({ expr => [bytes] }: .cfi_expression).
+# ({ reg => NAME }: .cfi_register), where an expression says
+# ({ expr => [bytes] }: .cfi_expression) or, after rsp was realigned, at
+# an offset from rsp ({ rsp => N }: only inferred, X64::Win64Inferred).
 package X64::UnwindState;
 
 use strict;
@@ -51,6 +52,7 @@ sub slot_text {
     my ($v) = @_;
     return "$v" unless ref $v;
     return "reg:$v->{reg}" if $v->{reg};
+    return "rsp:$v->{rsp}" if defined $v->{rsp};
     return 'expr:' . join(',', @{ $v->{expr} });
 }
 sub cfa_text {

@@ -21,6 +21,7 @@ my %GPR = (rax => 0, rcx => 1, rdx => 2, rbx => 3, rsp => 4, rbp => 5,
 # Registers that may hold the frame: callee-saved ones (the unwinder reads
 # the frame register of an outer frame from the context it rebuilt).
 my %FRAME_REG = map { $_ => 1 } qw(rbx rbp rsi rdi r12 r13 r14 r15);
+sub is_frame_register { return $FRAME_REG{ $_[0] } }
 use constant {
     UWOP_ALLOC_LARGE => 1, UWOP_ALLOC_SMALL => 2, UWOP_SET_FPREG => 3,
     UWOP_SAVE_NONVOL => 4, UWOP_SAVE_NONVOL_FAR => 5,

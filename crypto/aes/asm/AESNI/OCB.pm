@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: Apache-2.0
+# OCB bulk functions for aesni-x86_64.pl, with OpenSSL's names and
+# prototype (the ocb128_f stream of crypto/modes/ocb128.c):
+#
+#   void aesni_ocb_encrypt(const unsigned char *in, unsigned char *out,
+#                          size_t blocks, const void *key,
+#                          size_t start_block_num, unsigned char offset_i[16],
+#                          const unsigned char L_[][16],
+#                          unsigned char checksum[16]);
+#   aesni_ocb_decrypt: the same, with the decryption key schedule.
+#
+# Block j of the call (j = 0 .. blocks-1) is block i = start_block_num + j
+# of the message (RFC 7253 section 4.2, i counted from 1):
+#   Offset_i   = Offset_{i-1} ^ L_[ntz(i)]
+#   C_i        = Offset_i ^ ENCIPHER(K, P_i ^ Offset_i)     (encrypt)
+#   P_i        = Offset_i ^ DECIPHER(K, C_i ^ Offset_i)     (decrypt)
+#   Checksum_i = Checksum_{i-1} ^ P_i                       (plaintext, both)
+# offset_i comes in as Offset_{start-1} and goes out as the offset of the
+# last block; checksum likewise.  L_ has entries 0 .. floor(log2(last i)),
+# which are all that the last i can need, and only those are read.
+#
+# Eight blocks per group keep both AES units busy.  The offset is kept as
+# W = Offset ^ K0 (one XOR whitens a block with both); block j's last key
+# is W ^ (K0 ^ Klast), on the stack, so aesenclast applies the output XOR.
+# ntz(i) is tzcnt (bsf without BMI1: the same, i is never 0).  Groups of
+# four, two and one finish the call.  VAES (ymm, AVX2): from 16 blocks
+# on, two blocks a register, offsets from a per-call table (_ocb_wide),
+# the checksum per lane, folded before the xmm code takes the rest; the
+# hidden aesni_ocb_{en,de}crypt_vaes256 always take it, and NAME_xmm
+# never does, for the tests and the registry.
+package AESNI::OCB;
+use strict;
+use warnings;
+use Exporter qw(import);
+use AESNI::Common qw(roles width key_setup mid_rounds);
+use AESNI::VAES qw(vaes_entries vaes_select);
+our @EXPORT_OK = qw(ocb_functions);
+
+# General registers by role: key becomes the L_ table after the key
+# setup, index is i of the next block (start_block_num on entry), offset
+# is offset_i; rounds and end are R and END of the round helpers.
+my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx',
+              ltab => '%rcx', index => '%r8', offset => '%r9',
+              rounds => '%r10', end => '%r11', tmp => '%rax',
+              csum => '%rcx');            # &checksum, briefly, before ltab
+# Vector registers by number, so the ymm path can name the same ones:
+# offk0 holds Offset ^ K0, kd K0 ^ Klast, sum the checksum.
+my %V = (tk => 8, offk0 => 9, sum => 10, kd => 11, t => 12, u => 13, k0 => 14, wtmp => 15);
+my $XMM = width(128);
+my ($tk, $offk0, $sum, $kd, $t, $u, $k0) = map { "%xmm$V{$_}" } qw(tk offk0 sum kd t u k0);
+
+# One group of $n blocks (8, 4, 2 or 1); $op is aesenc or aesdec.
+sub _ocb_group {
+    my ($op, $n) = @_;
+    my @x = map { "%xmm$_" } 0 .. $n - 1;
+    my $enc = $op eq 'aesenc';
+    # With one block the last round key stays in a register.
+    my $lastkey = sub { $n == 1 ? $u : 16 * $_[0] . '(%rsp)' };
+    my $s = '';
+    for my $j (0 .. $n - 1) {
+        $s .= ($j ? "\tlea\t$j($R{index}),$R{tmp}\n" : "\tmov\t$R{index},$R{tmp}\n")
+            . "\ttzcnt\t$R{tmp},$R{tmp}\n\tshl\t\$4,$R{tmp}\n"
+            . "\tmovdqu\t($R{ltab},$R{tmp}),$t\n\tpxor\t$t,$offk0\n"
+            . "\tmovdqu\t" . 16 * $j . "($R{in}),$x[$j]\n";
+        $s .= "\tpxor\t$x[$j],$sum\n" if $enc;
+        $s .= "\tpxor\t$offk0,$x[$j]\n\tmovdqa\t$offk0,$u\n\tpxor\t$kd,$u\n";
+        $s .= "\tmovdqa\t$u," . $lastkey->($j) . "\n" if $n > 1;
+    }
+    $s .= "\tadd\t\$$n,$R{index}\n";
+    $s .= mid_rounds($XMM, $op, \%R, $tk, @x);
+    $s .= "\t${op}last\t" . $lastkey->($_) . ",$x[$_]\n" for 0 .. $n - 1;
+    for my $j (0 .. $n - 1) {
+        $s .= "\tpxor\t$x[$j],$sum\n" unless $enc;
+        $s .= "\tmovdqu\t$x[$j]," . 16 * $j . "($R{out})\n";
+    }
+    $s .= "\tlea\t" . 16 * $n . "($R{in}),$R{in}\n\tlea\t" . 16 * $n . "($R{out}),$R{out}\n";
+    return $s;
+}
+
+# Stack: last round keys at 0 (16 bytes per block, 32 per ymm pair),
+# the wide path's offset table at $DP, and at $RESUME the blocks the wide
+# path takes back after an xmm head (0: none).
+my ($DP, $RESUME) = (256, 512);
+
+# The ymm path.  Groups of sixteen start at a block i = 1 mod 16, where
+# ntz(i + j) = ntz(j + 1) for j < 15: the offsets of blocks 0..14 of a
+# group are P ^ X_j with P the offset before the group and the fixed
+# X_j = L_[ntz(1)] ^ ... ^ L_[ntz(j + 1)], kept in pairs at $DP (X_14
+# twice in the last pair), so each pair costs one XOR; only block 15 needs
+# tzcnt.  The blocks before the first such i (the head, < 16) go through
+# the xmm code, which comes back here through $RESUME.
+# Registers: ymm0-7 blocks, tk round keys, offk0 in both lanes (its low
+# lane is the xmm code's), sum per lane, kd in both lanes, t, u and wtmp
+# temporaries; k0 (xmm only) is the xmm code's K0.
+sub _ocb_wide {
+    my ($width, $op, $L) = @_;
+    die "ocb: only the ymm width is written" unless $width->{nb} == 2;
+    my $y = sub { "%$width->{v}$V{$_[0]}" };
+    my @v = map { "%$width->{v}$_" } 0 .. 7;
+    my ($offk0_w, $sum_w, $kd_w, $lnext_w, $prev_w, $off_w) = map { $y->($_) } qw(offk0 sum kd t u wtmp);
+    my $enc = $op eq 'aesenc';
+    my ($none, $loop) = map { $L->($_) } qw(wnone wloop);
+    my $s = <<___;
+${\ $L->('w256') }:
+	lea	-1($R{index}),$R{tmp}
+	neg	$R{tmp}
+	and	\$15,$R{tmp32}			# the head
+	sub	$R{tmp},$R{len}
+	jb	$none
+	cmp	\$16,$R{len}
+	jb	$none
+	mov	$R{len},$RESUME(%rsp)
+	mov	$R{tmp},$R{len}
+	test	$R{len},$R{len}
+	jnz	${\ $L->('x') }
+${\ $L->('wa') }:
+	mov	$RESUME(%rsp),$R{len}
+	movq	\$0,$RESUME(%rsp)
+	vmovdqu	($R{ltab}),$t			# X_0 .. X_14
+	vmovdqu	$t,$DP(%rsp)
+___
+    for my $j (1 .. 14) {
+        my $ntz = 0;
+        $ntz++ until ($j + 1) >> $ntz & 1;
+        $s .= "\tvpxor\t" . 16 * $ntz . "($R{ltab}),$t,$t\n\tvmovdqu\t$t," . ($DP + 16 * $j) . "(%rsp)\n";
+    }
+    $s .= <<___;
+	vmovdqu	$t,${\ ($DP + 240) }(%rsp)
+	vinserti128	\$1,$offk0,$offk0_w,$offk0_w
+	vmovdqa	$sum,$sum			# clear the upper lane
+	vinserti128	\$1,$kd,$kd_w,$kd_w
+	sub	\$16,$R{len}
+.align	32
+$loop:
+___
+    for my $k (0 .. 7) {
+        if ($k < 7) {
+            $s .= "\tvpxor\t" . ($DP + 32 * $k) . "(%rsp),$offk0_w,$off_w\n";
+        } else {                  # block 15: the one ntz that varies
+            $s .= "\tlea\t15($R{index}),$R{tmp}\n\ttzcnt\t$R{tmp},$R{tmp}\n\tshl\t\$4,$R{tmp}\n"
+                . "\tvbroadcasti128\t($R{ltab},$R{tmp}),$lnext_w\n"
+                . "\tvpxor\t" . ($DP + 224) . "(%rsp),$offk0_w,$prev_w\n"
+                . "\tvpxor\t$lnext_w,$prev_w,$offk0_w\n"
+                . "\tvpblendd\t\$0xf0,$offk0_w,$prev_w,$off_w\n";
+        }
+        $s .= "\tvmovdqu\t" . 32 * $k . "($R{in}),$v[$k]\n";
+        $s .= "\tvpxor\t$v[$k],$sum_w,$sum_w\n" if $enc;
+        $s .= "\tvpxor\t$off_w,$v[$k],$v[$k]\n\tvpxor\t$kd_w,$off_w,$off_w\n"
+            . "\tvmovdqu\t$off_w," . 32 * $k . "(%rsp)\n";
+    }
+    $s .= "\tadd\t\$16,$R{index}\n";
+    $s .= mid_rounds($width, $op, \%R, $y->('tk'), @v);
+    $s .= "\tv${op}last\t" . 32 * $_ . "(%rsp),$v[$_],$v[$_]\n" for 0 .. 7;
+    for my $k (0 .. 7) {
+        $s .= "\tvpxor\t$v[$k],$sum_w,$sum_w\n" unless $enc;
+        $s .= "\tvmovdqu\t$v[$k]," . 32 * $k . "($R{out})\n";
+    }
+    $s .= <<___;
+	lea	256($R{in}),$R{in}
+	lea	256($R{out}),$R{out}
+	sub	\$16,$R{len}
+	jae	$loop
+	add	\$16,$R{len}
+	vextracti128	\$1,$sum_w,$t
+	vpxor	$t,$sum,$sum
+	vpxor	$off_w,$off_w,$off_w		# the upper key slots and the table
+___
+    $s .= "\tvmovdqu\t$off_w," . $_ . "(%rsp)\n" for map { 128 + 32 * $_ } 0 .. 11;
+    $s .= <<___;
+	vzeroupper
+	jmp	${\ $L->('x') }
+$none:
+	add	$R{tmp},$R{len}
+	jmp	${\ $L->('x') }
+___
+    return $s;
+}
+
+# One function per direction, NAME_body, behind the entry points NAME,
+# NAME_vaes256 and NAME_xmm (vaes_entries); rax carries the width asked for up to
+# vaes_select, so nothing before it writes rax.
+sub _ocb_function {
+    my ($name, $op) = @_;
+    my $body = "${name}_body";
+    my $L = sub { ".L${name}_$_[0]" };
+    my %wide_entry = (256 => $L->('w256'));
+    my $select = vaes_select(name => $name, entries => \%wide_entry, count => $R{len},
+                             xmm => $L->('x'));
+    my $s = vaes_entries($name, $body) . <<___;
+.function $body, args=8, xmm=6-15, stack=${\ ($RESUME + 16) }
+	test	$R{len},$R{len}
+	jz	${\ $L->('ret') }
+${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
+	movups	($R{end}),$kd
+	pxor	$k0,$kd
+	mov	\@arg8,$R{csum}
+	movdqu	($R{csum}),$sum
+	mov	\@arg7,$R{ltab}
+	movdqu	($R{offset}),$offk0
+	pxor	$k0,$offk0
+	movq	\$0,$RESUME(%rsp)
+$select	sub	\$8,$R{len}
+	jb	${\ $L->('tail') }
+.align	16
+${\ $L->('loop8') }:
+${\ _ocb_group($op, 8) }	sub	\$8,$R{len}
+	jae	${\ $L->('loop8') }
+${\ $L->('tail') }:
+	add	\$8,$R{len}
+___
+    for my $n (4, 2, 1) {
+        $s .= "\ttest\t\$$n,$R{len8}\n\tjz\t${\ $L->(\"skip$n\") }\n"
+            . _ocb_group($op, $n) . $L->("skip$n") . ":\n";
+    }
+    $s .= <<___;
+	mov	$RESUME(%rsp),$R{len}		# after an xmm head: the wide groups
+	test	$R{len},$R{len}
+	jnz	${\ $L->('wa') }
+	pxor	$k0,$offk0
+	movdqu	$offk0,($R{offset})
+	mov	\@arg8,$R{tmp}
+	movdqu	$sum,($R{tmp})
+	pxor	$u,$u				# the last round keys held offsets
+___
+    $s .= "\tmovdqa\t$u," . 16 * $_ . "(%rsp)\n" for 0 .. 7;
+    $s .= "\tpxor\t$_,$_\n" for $offk0, $sum, $kd, $t, $k0;
+    $s .= <<___;
+${\ $L->('ret') }:
+	.return
+${\ _ocb_wide(width(256), $op, $L) }.endfunction
+___
+    return $s;
+}
+
+sub ocb_functions {
+    my $s = '';
+    for my $f ([ 'aesni_ocb_encrypt', 'aesenc' ], [ 'aesni_ocb_decrypt', 'aesdec' ]) {
+        my ($name, $op) = @$f;
+        $s .= _ocb_function($name, $op);
+    }
+    return $s;
+}
+
+1;

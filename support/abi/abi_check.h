@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ABI and unwind checkers for assembly functions (the test rig).
+ *
+ * One interface, two implementations: SysV x86_64 (ELF, run natively) and
+ * Win64 (mingw, run under wine64).  Every exported function of every module
+ * is run through both checkers on both ABIs.
+ *
+ *   abi_call      calls fn(args[0..nargs-1]) through a trampoline that loads
+ *                 random values into every callee-saved register (SysV:
+ *                 rbx rbp r12-r15; Win64: also rdi rsi and xmm6-xmm15),
+ *                 and after the return checks them, the direction flag and
+ *                 that the stack pointer is back where it was.  The callee
+ *                 is entered with the stack aligned as the ABI requires.
+ *   unwind_check  runs the same call single-stepped (trap flag); at every
+ *                 instruction of fn (and of anything it calls), unwinds one
+ *                 frame with the platform unwinder (libunwind on ELF,
+ *                 RtlLookupFunctionEntry + RtlVirtualUnwind on Win64) and
+ *                 checks the return address, the caller's stack pointer and
+ *                 every callee-saved register against their values at entry.
+ *
+ * Both return 0 when all is well, else -1 with a one-line explanation in
+ * err (which register, which instruction offset from fn).
+ */
+#ifndef TEST_ABI_CHECK_H
+#define TEST_ABI_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ABI_MAX_ARGS 10
+
+struct unwind_stats {
+    unsigned long steps;      /* instructions single-stepped inside fn */
+    unsigned long unwinds;    /* unwinds checked (one per step) */
+    unsigned long handled;    /* of those, through the function's exception
+                                 handler (Win64; 0 on SysV) */
+};
+
+int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
+             char *err, size_t errlen);
+int unwind_check(const void *fn, const uint64_t *args, int nargs,
+                 struct unwind_stats *st, char *err, size_t errlen);
+
+#ifdef _WIN32
+/*
+ * Win64 extension (test/abi/abi_win64.c).
+ *
+ *   unwind_set_chain  0 (the default): at an instruction of a function fn
+ *                     calls, unwind that function's frame and check it
+ *                     against its own entry.  1: unwind every frame up to
+ *                     fn's caller and check against fn's entry, for code
+ *                     whose internal helpers keep a private convention
+ *                     (OpenSSL's clobber callee-saved registers that
+ *                     their caller saved).
+ */
+void unwind_set_chain(int on);
+#endif
+
+#ifndef _WIN32
+/*
+ * SysV extensions (support/abi/abi_sysv.c), hidden from Win64 builds.
+ *
+ *   abi_set_seed            seeds the generator of the random register and
+ *                           unused-argument values (default: a fixed seed).
+ *   unwind_set_step_limit   most instructions unwind_check steps inside fn
+ *                           (and its callees) before failing; default 50e6.
+ *   unwind_check_available  1 if unwind_check works in this build; else 0,
+ *                           and *why (if why) says what is missing.
+ */
+void abi_set_seed(uint64_t seed);
+void unwind_set_step_limit(unsigned long max_steps);
+int unwind_check_available(const char **why);
+#endif
+
+#endif

@@ -1,0 +1,180 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+# Translates OpenSSL's own x86_64 modules with Win64 unwind data from CFI
+# alone (-DPERLASM_WIN64_UNWIND_FROM_CFI: the modules' .pdata/.xdata and
+# their handler references dropped), assembles them, and counts per module
+# the functions whose every region unwind codes describe, those where the
+# layer's generated handler describes some region, those with no CFI
+# (unwound as leaves) and those that cannot be described.
+#
+#   perl tools/openssl-unwind.pl [--version 3.0|3.5] [--flavours mingw64,nasm]
+#                                [--modules LIST] [--work DIR] [--verbose] [--tap]
+#
+# --version  which cached OpenSSL (tools/openssl-source.sh --cached): 3.0
+#            (default) or 3.5
+# --flavours comma list of mingw64, nasm, masm (default mingw64,nasm); masm
+#            is translated only (no assembler here)
+# --modules  comma list of module names (default: every x86_64 module)
+# --verbose  each function and how it is described
+# --tap      TAP: one result per module x flavour (translated, assembled,
+#            no function undescribed, .xdata names no handler but ours);
+#            a SKIP when the source is not cached or an assembler missing
+#
+# The assembled object's .xdata relocations are checked too: the only
+# symbol they may name, besides .xdata itself, is the generated handler
+# (on nasm a local label's relocation names its section, so there the
+# check is that no relocation names another symbol of .text by name).
+# Exit 0 when every pair passed, 1 otherwise, 2 on a usage error.
+use strict;
+use warnings;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use File::Path qw(make_path);
+use Getopt::Long qw(GetOptionsFromArray);
+use lib dirname(abs_path(__FILE__)) . '/lib';
+use OpensslTree qw(cached_tree tree_version find_modules module_name make_shadow);
+
+my $MACRO = 'PERLASM_WIN64_UNWIND_FROM_CFI';
+my $HANDLER = 'perlasm_win64_cfi_handler';
+my %ASSEMBLE = (
+    mingw64 => { ext => 's', tool => 'x86_64-w64-mingw32-as',
+                 cmd => sub { ('x86_64-w64-mingw32-as', '--fatal-warnings', '-o', $_[1], $_[0]) } },
+    nasm    => { ext => 'asm', tool => 'nasm',
+                 cmd => sub { ('nasm', '-f', 'win64', '-Werror', '-o', $_[1], $_[0]) } },
+    masm    => { ext => 'asm' },
+);
+
+sub usage_error { print STDERR "openssl-unwind: $_[0]\n"; exit 2 }
+
+sub in_path { my ($c) = @_; return grep { -x "$_/$c" } split /:/, ($ENV{PATH} // '') }
+
+# Runs a command in $dir (or here) with CC=gcc; returns (status, output).
+sub run_capture {
+    my ($dir, @cmd) = @_;
+    my $pid = open(my $fh, '-|') // die "fork: $!";
+    if (!$pid) {
+        open(STDERR, '>&', \*STDOUT);
+        open(STDIN, '<', '/dev/null');
+        chdir $dir or die "chdir $dir: $!\n" if defined $dir;
+        $ENV{CC} = 'gcc';
+        exec { $cmd[0] } @cmd or die "exec $cmd[0]: $!\n";
+    }
+    my $out = do { local $/; <$fh> } // '';
+    close $fh;
+    return ($?, $out);
+}
+
+# One module x flavour: { codes, handler, leaf, failed => [...], error,
+# functions => [[name, how]] }.
+sub check_one {
+    my ($shadow, $work, $module, $flavour) = @_;
+    my $a = $ASSEMBLE{$flavour};
+    my $name = module_name($module);
+    my $asm = "$work/$flavour/$name.$a->{ext}";
+    my $obj = "$work/$flavour/$name.o";
+    unlink $asm, $obj;
+    my %r = (codes => 0, handler => 0, leaf => 0, failed => [], functions => []);
+    my ($st, $log) = run_capture($shadow, $^X, $module, $flavour, "-D$MACRO", $asm);
+    if ($st) {
+        if ($log =~ /Win64 unwind from CFI: \d+ of \d+ functions cannot be described: (.*)/) {
+            $r{failed} = [ split /; /, $1 ];
+        }
+        $r{error} = 'translate: ' . ((grep { /\S/ } split /\n/, $log)[0] // 'failed');
+        return \%r;
+    }
+    open(my $fh, '<', $asm) or return { %r, error => "no output: $!" };
+    while (my $l = <$fh>) {
+        next unless $l =~ /^[#;] Win64 unwind from CFI: (\S+): (.*)$/;
+        my ($f, $how) = ($1, $2);
+        push @{ $r{functions} }, [ $f, $how ];
+        $r{ $how eq 'codes' ? 'codes' : $how =~ /^handler/ ? 'handler' : 'leaf' }++;
+    }
+    close $fh;
+    return \%r unless $a->{cmd};
+    ($st, $log) = run_capture(undef, $a->{cmd}->($asm, $obj));
+    return { %r, error => 'assemble: ' . ((grep { /\S/ } split /\n/, $log)[0] // 'failed') }
+        if $st || $log =~ /\S/;
+    my $foreign = foreign_handler($obj, $asm);
+    $r{error} = ".xdata names $foreign" if defined $foreign;
+    return \%r;
+}
+
+# A symbol other than the generated handler that the object's .xdata
+# relocations name (a handler of the module's own), or undef.
+sub foreign_handler {
+    my ($obj) = @_;
+    my (undef, $out) = run_capture(undef, 'objdump', '-r', '-j', '.xdata', $obj);
+    for my $l (split /\n/, $out) {
+        next unless $l =~ /^[0-9a-f]+\s+IMAGE_REL_AMD64_\w+\s+(\S+)/;
+        my $sym = $1 =~ s/[+-]0x[0-9a-f]+$//r;
+        return $sym unless $sym eq $HANDLER || $sym eq '.xdata' || $sym eq '.text';
+    }
+    return undef;
+}
+
+sub main {
+    my %opt = (version => '3.0', flavours => 'mingw64,nasm', work => 'build/openssl-unwind');
+    GetOptionsFromArray(\@_, \%opt, 'version=s', 'flavours=s', 'modules=s', 'work=s',
+                        'verbose', 'tap')
+        or usage_error('bad option (see the header of tools/openssl-unwind.pl)');
+    usage_error("unexpected argument '$_[0]'") if @_;
+    usage_error("--version $opt{version}: want 3.0 or 3.5") unless $opt{version} =~ /^3\.[05]$/;
+    my @flavours = split /,/, $opt{flavours};
+    $ASSEMBLE{$_} or usage_error("unknown flavour '$_' (mingw64, nasm, masm)") for @flavours;
+    my $tools = dirname(abs_path(__FILE__));
+    my ($src, $why) = cached_tree($tools, $opt{version});
+    if (!defined $src) {
+        usage_error($why) unless $opt{tap};
+        print "1..0 # SKIP OpenSSL $opt{version}'s source is not cached: $why\n";
+        return 0;
+    }
+    my $release = tree_version($src) // usage_error("$src is not an OpenSSL tree");
+    my @modules = find_modules($src);
+    if (defined $opt{modules}) {
+        my %by_name = map { (module_name($_) => $_) } @modules;
+        @modules = map { $by_name{$_} // usage_error("unknown module '$_'") } split /,/, $opt{modules};
+    }
+    make_path($opt{work});
+    my $work = abs_path($opt{work});
+    make_path("$work/$_") for @flavours;
+    make_shadow($src, "$work/shadow", abs_path("$tools/../perlasm/x86_64-xlate.pl"));
+    STDOUT->autoflush(1);
+    print '1..', @modules * @flavours, "\n" if $opt{tap};
+    my (%total, $bad, $n);
+    for my $flavour (@flavours) {
+        my $tool = $ASSEMBLE{$flavour}{tool};
+        my $missing = defined $tool && !in_path($tool) ? "$tool not installed" : undef;
+        for my $module (@modules) {
+            my $name = module_name($module);
+            if ($missing) {
+                print $opt{tap} ? "ok @{[ ++$n ]} # SKIP $name $flavour: $missing\n"
+                                : "SKIP $name $flavour: $missing\n";
+                next;
+            }
+            my $r = check_one("$work/shadow", $work, $module, $flavour);
+            my $failed = @{ $r->{failed} };
+            $total{$flavour}{$_} += $r->{$_} for qw(codes handler leaf);
+            $total{$flavour}{failed} += $failed;
+            my $line = sprintf '%s %s: %d codes, %d handler, %d no CFI (leaf), %d failing%s',
+                $name, $flavour, @$r{qw(codes handler leaf)}, $failed,
+                defined $r->{error} ? " - $r->{error}" : '';
+            $bad++ if defined $r->{error};
+            if ($opt{tap}) {
+                printf "%s %d - %s\n", defined $r->{error} ? 'not ok' : 'ok', ++$n, $line;
+            } else {
+                print "$line\n";
+                print "    failing: $_\n" for @{ $r->{failed} };
+                print "    $_->[0]: $_->[1]\n" for $opt{verbose} ? @{ $r->{functions} } : ();
+            }
+        }
+        next if $missing;
+        my $t = $total{$flavour};
+        my $sum = sprintf "openssl-unwind: OpenSSL %s %s, %d modules: %d functions by codes alone,"
+            . " %d with the generated handler, %d without CFI (leaf), %d failing",
+            $release, $flavour, scalar @modules, @$t{qw(codes handler leaf failed)};
+        print $opt{tap} ? "# $sum\n" : "$sum\n";
+    }
+    return $bad ? 1 : 0;
+}
+
+exit main(@ARGV);
