@@ -87,7 +87,8 @@ for my $f (sort keys %decl) {
     my (undef, $syms) = capture('readelf', '-sW', $obj);
     my %vis = map { $_->[1] => $_->[0] } map { [ /\bFUNC\s+GLOBAL\s+(\w+)\s+\d+\s+(\w+)$/ ] }
         grep { /\bFUNC\s+GLOBAL\b/ } split /\n/, $syms;
-    my (@missing, $n) = ((), 0);
+    my (@missing, $n);
+    $n = 0;
     for my $e ($decl{$f}->entries) {
         push @missing, $e->{symbol} unless ($vis{ $e->{symbol} } // '') eq 'DEFAULT';
         for my $v (@{ $e->{variants} }) {
