@@ -84,6 +84,7 @@ COMMON_SRCS := \
 	$(NOASM_SRCS) $(ASM_C_SRCS) \
 	crypto/cpuid/ia32cap_mask.c \
 	crypto/cpuid/ia32cap_detect.c \
+	crypto/cpuid/cpu_has.c \
 	crypto/dispatch/registry.c \
 	crypto/dispatch/aes_api.c \
 	crypto/dispatch/sha1_api.c
@@ -102,7 +103,8 @@ CT_LIB_OBJS := $(call objs_of,obj,$(COMMON_SRCS)) $(call objs_of,obj,$(CORE_ct))
 BUILD_CONFIG := $(BUILD)/gen/config
 BUILD_CONFIG_TEXT := CC=$(CC) CFLAGS=$(CFLAGS) AES_CORE=$(AES_CORE) ASM_MODULES=$(ASM_MODULES) ASM_DEFS=$(ASM_DEFS)
 $(shell mkdir -p $(BUILD)/gen && echo '$(BUILD_CONFIG_TEXT)' | cmp -s - $(BUILD_CONFIG) 2>/dev/null || echo '$(BUILD_CONFIG_TEXT)' > $(BUILD_CONFIG))
-GEN_HDRS := $(BUILD)/gen/aes_tables.h $(BUILD)/gen/ia32cap_bits.h $(BUILD)/gen/aes_paths.h $(BUILD_CONFIG)
+GEN_HDRS := $(BUILD)/gen/aes_tables.h $(BUILD)/gen/ia32cap_bits.h $(BUILD)/gen/aes_paths.h \
+            $(BUILD)/gen/variants.h $(BUILD)/gen/registry_rows.h $(BUILD_CONFIG)
 
 .PHONY: all test bench install uninstall clean test-deps help gen-headers
 .DELETE_ON_ERROR:
@@ -118,18 +120,21 @@ gen-headers: $(GEN_HDRS)
 GEN_aes_tables.h   := crypto/aes/gen_aes_tables.pl crypto/aes/AesMath.pm
 GEN_ia32cap_bits.h := crypto/cpuid/gen_ia32cap_bits.pl perlasm/lib/Common/IA32Cap.pm perlasm/lib/Common/Output.pm
 GEN_aes_paths.h    := crypto/aes/gen_aes_paths.pl crypto/aes/AesPaths.pm perlasm/lib/Common/Output.pm
+# The modules' dispatch declarations (each script's .dispatch file).
+DISPATCH_DECLS     := $(wildcard $(patsubst %.pl,%.dispatch,$(foreach m,$(TABLE_MODULES),$(firstword $(MODULE_$(m))))))
+GEN_DISPATCH       := crypto/dispatch/Declarations.pm perlasm/lib/Common/Dispatch.pm \
+                      perlasm/lib/Common/IA32Cap.pm perlasm/lib/Common/Output.pm tools/lib/ModuleTable.pm \
+                      modules.txt $(DISPATCH_DECLS)
+GEN_variants.h      := crypto/dispatch/gen_variants_h.pl $(GEN_DISPATCH)
+GEN_registry_rows.h := crypto/dispatch/gen_registry_rows.pl $(GEN_DISPATCH)
 
-$(BUILD)/gen/aes_tables.h: $(GEN_aes_tables.h)
-	@mkdir -p $(@D)
-	$(PERL) $< $@
-
-$(BUILD)/gen/ia32cap_bits.h: $(GEN_ia32cap_bits.h)
-	@mkdir -p $(@D)
-	$(PERL) $< $@
-
-$(BUILD)/gen/aes_paths.h: $(GEN_aes_paths.h)
-	@mkdir -p $(@D)
-	$(PERL) $< $@
+# Each header from its script: `perl SCRIPT OUTPUT`.
+define GEN_HEADER_RULE
+$(BUILD)/gen/$(1): $(GEN_$(1))
+	@mkdir -p $$(@D)
+	$(PERL) $$< $$@
+endef
+$(foreach h,aes_tables.h ia32cap_bits.h aes_paths.h variants.h registry_rows.h,$(eval $(call GEN_HEADER_RULE,$(h))))
 
 $(BUILD)/obj/%.o: %.c $(GEN_HDRS)
 	@mkdir -p $(@D)

@@ -3,7 +3,7 @@
  * Registry of implementations behind the dispatching API (internal).
  *
  * Each AES and SHA-1 implementation is a table entry naming the CPU features
- * it needs as bits of OPENSSL_ia32cap_P.  Entries are listed fastest first;
+ * it needs as bits of the capability words (cpuid/ia32cap.h).  Entries are listed fastest first;
  * the dispatcher takes the first one whose bits are all present.  Tests and
  * the benchmark walk the same tables to call every implementation directly.
  */
@@ -15,6 +15,7 @@
 #include <openssl/modes.h>
 #include <openssl/sha.h>
 #include "cryptoasm.h"
+#include "cpuid/ia32cap.h"   /* casm_cpu_has */
 
 typedef void (*sha1_block_f) (SHA_CTX *c, const void *p, size_t nblocks);
 typedef int (*casm_aes_set_key_f) (const unsigned char *key, int bits,
@@ -55,10 +56,10 @@ typedef void (*ocb128_f) (const unsigned char *in, unsigned char *out,
 
 struct casm_aes_impl {
     const char *name;
-    unsigned int need[4];   /* OPENSSL_ia32cap_P bits that must all be set */
+    unsigned int need[4];   /* capability bits that must all be set */
     const char *need_name;  /* need's names (CAPSET_NEED), for SKIP messages */
     /*
-     * The OPENSSL_ia32cap_P bits (four words) an OPENSSL_ia32cap value
+     * The capability bits (words 0-3) an OPENSSL_ia32cap value
      * must clear so the dispatcher picks this entry, or NULL when a faster
      * entry always wins (then only direct calls reach it).  The same mask
      * puts OpenSSL on its equivalent path; casm_force_mask_text writes it.
@@ -102,8 +103,6 @@ extern const unsigned int casm_openssl_table_path[4];
 const char *casm_force_mask_text(const unsigned int *clear,
                                  char buf[CASM_FORCE_MASK_MAX]);
 
-/* 1 if every bit in need[] is set in OPENSSL_ia32cap_P. */
-int casm_cpu_has(const unsigned int need[4]);
 
 const struct casm_aes_impl *casm_aes_impl_by_name(const char *name);
 const struct casm_sha1_impl *casm_sha1_impl_by_name(const char *name);

@@ -32,6 +32,7 @@
 #include "lib/tap.h"
 #ifdef CASM_AESNI_ASM
 #include "aes/aesni_x86_64.h"
+#include "variants.h"
 #endif
 #ifdef CASM_AES586_ASM
 #include <openssl/aes.h>

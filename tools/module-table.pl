@@ -50,6 +50,9 @@ sub make_text {
     for my $r (@rows) {
         my $n = $r->{name};
         my @helpers = map { /[*?[]/ ? "\$(wildcard $_)" : $_ } @{ $r->{helpers} };
+        # The script's dispatch declaration, when it has one
+        # (perlasm/lib/Common/Dispatch.pm), is read like a helper.
+        push @helpers, '$(wildcard ' . ($r->{script} =~ s/\.pl$/.dispatch/r) . ')';
         push @out, "MODULE_$n := " . join(' ', $r->{script}, @helpers),
                    "MODULE_ARCH_$n := $r->{arch}",
                    "MODULE_FLAVOURS_$n := @{ $r->{flavours} }",

@@ -111,6 +111,21 @@ sub our_promises {
     return undef;
 }
 
+# MODULE -> FLAVOUR -> reason, from --expect's rows.
+sub read_expect {
+    my ($file) = @_;
+    my %todo;
+    open(my $fh, '<', $file) or usage_error("--expect $file: $!");
+    while (my $l = <$fh>) {
+        next if $l =~ /^\s*(#|$)/;
+        my ($m, $fl, $kind, $why) = $l =~ /^(\S+)\s+(\S+)\s+(\S+)\s+(.*?)\s*$/
+            or usage_error("$file:$.: want MODULE FLAVOURS todo REASON");
+        usage_error("$file:$.: unknown kind '$kind' (todo)") unless $kind eq 'todo';
+        $todo{$m}{$_} = $why for $fl eq '*' ? qw(elf macosx mingw64 nasm) : split /,/, $fl;
+    }
+    return \%todo;
+}
+
 # One module x flavour: (stages our side passed, as build_one counts
 # them; the reason it differs from OpenSSL's, undef when it does not; why
 # it cannot be compared here, if so).  When the assembler here refuses

@@ -45,6 +45,9 @@ void casm_ia32cap_apply(const unsigned int cpuid[CASM_IA32CAP_WORDS],
                         const char *env,
                         unsigned int out[CASM_IA32CAP_WORDS]);
 
+/* 1 if every bit of need[] (words 0-3) is set in OPENSSL_ia32cap_P. */
+int casm_cpu_has(const unsigned int need[4]);
+
 /* What CPUID/XGETBV report on this CPU, before the environment mask. */
 void casm_ia32cap_detect(unsigned int out[CASM_IA32CAP_WORDS]);
 

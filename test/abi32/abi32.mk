@@ -72,7 +72,7 @@ endif
 # sha1-586 (in the library of mk/m32.mk) linked with the checkers.
 $(A32)/sha1_586_abi.o: test/abi32/sha1_586_abi.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h $(GEN_HDRS)
 	@mkdir -p $(@D)
-	$(A32_CC) $(CPPFLAGS_ALL) -c -o $@ $<
+	$(A32_CC) $(CPPFLAGS_ALL) $(M32_DEFS) -c -o $@ $<
 $(BUILD)/test/abi32/sha1_586_abi: $(A32)/sha1_586_abi.o $(M32)/libcrypto-asm.a $(A32_CHECKER)
 	@mkdir -p $(@D)
 	$(A32_LINK) -o $@ $(A32)/sha1_586_abi.o $(A32_CHECKER) $(M32)/libcrypto-asm.a

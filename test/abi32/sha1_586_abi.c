@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "impl.h"
-#include "sha/sha1_586.h"
+#include "variants.h"
 
 typedef void block_f(SHA_CTX *c, const void *p, size_t n);
 ABI32_SHAPE(block, block_f, 3)
@@ -35,7 +35,7 @@ static const struct fn {
     { "sha1_block_data_order_shaext", sha1_block_data_order_shaext, "shani" },
     { "sha1_block_data_order_avx", sha1_block_data_order_avx, "avx" },
     { "sha1_block_data_order_ssse3", sha1_block_data_order_ssse3, "ssse3" },
-    { "sha1_block_data_order_x86", sha1_block_data_order_x86, "x86" },
+    { "sha1_block_data_order_integer", sha1_block_data_order_integer, "integer" },
 };
 #define NFNS (sizeof(fns) / sizeof(fns[0]))
 

@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 }
 #else
 #include "aes/aesni_x86_64.h"
+#include "variants.h"
 
 #define LEN 1024
 #define OCB_LS 32

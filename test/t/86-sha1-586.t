@@ -45,8 +45,8 @@ my $m32    = "$build/m32";
 my ($kat, $diff, $abi) = ("$m32/sha1/kat_sha1", "$m32/sha1/sha1_586_diff", "$build/test/abi32/sha1_586_abi");
 my $dir    = tempdir(CLEANUP => 1);
 $ENV{VECTORS} //= "$root/test/vectors";
-my @PATHS = qw(shaext avx ssse3 x86);    # sha1_block_data_order_NAME
-my %ENTRY = (shaext => 'shani', avx => 'avx', ssse3 => 'ssse3', x86 => 'x86');
+my @PATHS = qw(shaext avx ssse3 integer);    # sha1_block_data_order_NAME
+my %ENTRY = (shaext => 'shani', avx => 'avx', ssse3 => 'ssse3', integer => 'integer');
 
 # name => force mask (undef: none) from the program's --list, run by @run.
 sub entries {
@@ -54,7 +54,7 @@ sub entries {
     my ($st, $out) = capture(@run, $kat, '--list');
     my @e = map { my ($n, $m) = split /\t/; [ $n, (defined $m && $m ne '') ? $m : undef ] }
             grep { /\S/ } split /\n/, $out;
-    result($st == 0 && (grep { $_->[0] eq 'x86' } @e), "kat_sha1 --list (@run) names the entries, x86 among them")
+    result($st == 0 && (grep { $_->[0] eq 'integer' } @e), "kat_sha1 --list (@run) names the entries, integer among them")
         or print "#   exit $st: $out\n";
     return @e;
 }
@@ -198,7 +198,7 @@ if (in_path('objdump') && in_path('readelf') && $obj{'elf-pic'} && $obj{'elf-386
     my @f386 = sort $nm386 =~ /^[0-9a-f]+ [Tt] (\w+)$/mg;
     my @vec = $d386 =~ /(%[xy]mm\d)/g;
     my @vec_pic = $d =~ /(%xmm\d)/g;
-    result(!@vec && "@f386" eq 'sha1_block_data_order sha1_block_data_order_x86' && @vec_pic > 500,
+    result(!@vec && "@f386" eq 'sha1_block_data_order sha1_block_data_order_integer' && @vec_pic > 500,
            '386 build: only the dispatcher and the integer path, no xmm register (the default build has '
            . scalar(@vec_pic) . ' xmm operands)')
         or print "#   functions: @f386; xmm operands: " . scalar(@vec) . "\n";

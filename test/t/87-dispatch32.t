@@ -90,7 +90,7 @@ sub expected_paths {
     $p{sha1} = has($caps, qw(sha ssse3)) ? 'shaext'
              : has($caps, qw(avx ssse3)) ? 'avx'
              : has($caps, 'ssse3')       ? 'ssse3'
-             :                             'x86';
+             :                             'integer';
     return \%p;
 }
 

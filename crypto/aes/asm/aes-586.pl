@@ -20,8 +20,8 @@
 # depends on a secret byte) for AES_cbc_encrypt from cbc_thresh bytes,
 # decrypting two blocks at a time; compact (the S-box only, every line
 # read before each block, MixColumns on packed bytes: in MMX registers,
-# two columns at a time, when the CPU has SSE, word 0 bit 25) for the
-# rest: it narrows the cache-timing exposure, it is not constant time.
+# two columns at a time, when the CPU has SSE: the rule compact_mmx of
+# aes-586.dispatch) for the rest: it narrows the cache-timing exposure, it is not constant time.
 # Key schedule as aes_core.c: little-endian words, rounds at byte 240.
 # The rounds are private functions: state in eax, ebx, ecx, edx, the key
 # in edi, the table in ebp, scratch in the caller's frame above the
@@ -34,7 +34,8 @@ use FindBin;
 use lib "$FindBin::Bin/..", $FindBin::Bin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
-require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require X86::Dispatch;
 use AES586::Tables;
 use AES586::Frame;
 use AES586::ByteRound;
@@ -63,7 +64,9 @@ my $ONE_BLOCK = AES586::ByteRound->new(%ROUND_FORMS,
 my $TWO_BLOCK = AES586::ByteRound->new(%ROUND_FORMS, ror_weight => 1);
 my $MIX = AES586::MixColumns->new(imul => $OPT{imul});
 
-&external_label("OPENSSL_ia32cap_P") unless $x86only;
+# The rule that chooses the MMX compact rounds: aes-586.dispatch.
+my $DECL = Common::Dispatch::for_script(__FILE__);
+X86::Dispatch::declare_caps() unless $x86only;
 
 sub table_at { my ($name) = @_; return AES586::Tables::offset($name) }   # in the table block
 my $ROUNDS_AT = 240;          # AES_KEY: the number of rounds, after the keys
@@ -354,9 +357,7 @@ sub switch_to_frame {
 # Records in the frame whether the compact path may use MMX/SSE.
 sub note_sse {
     return if $x86only;
-    &picmeup("eax", "OPENSSL_ia32cap_P");
-    &bt(&DWP(4 * Common::IA32Cap::word('sse'), "eax"), Common::IA32Cap::bit('sse'));
-    &sbb("eax", "eax");
+    X86::Dispatch::rule_flag($DECL, 'compact_mmx', 'eax');
     &mov(frame('sse_flag'), "eax");
 }
 

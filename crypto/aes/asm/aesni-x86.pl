@@ -33,7 +33,8 @@ use warnings;
 use FindBin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
-require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require X86::Dispatch;
 
 &asm_init($ARGV[0], 0);
 
@@ -41,7 +42,8 @@ our ($x86only, $sse2);
 die "$0: the 386 build has no AES-NI code\n" if $x86only;
 die "$0: AES-NI code needs SSE2: add -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2 build leaves this module out)\n"
     unless $sse2;
-&external_label("OPENSSL_ia32cap_P");
+my $DECL = Common::Dispatch::for_script(__FILE__);   # the ymm path's needs
+X86::Dispatch::declare_caps();
 
 my $ROUNDS_AT = 240;
 # The parallel paths: xmm0-5 six blocks in flight, xmm6 the round key of
@@ -65,9 +67,9 @@ my $GROUP = scalar @B;
 # instruction at aesenc's rate.  aesni_ecb_encrypt, aesni_cbc_encrypt's
 # decryption, aesni_ctr32_encrypt_blocks, aesni_ocb_encrypt/decrypt (from
 # an odd block number) and aesni_xts_encrypt/decrypt (whole blocks; the
-# decryption holds one back for stealing) take it when OPENSSL_ia32cap_P
-# has AVX2 and VAES (the bits of aesni-x86_64.pl's ymm width) and the
-# input has $YMM_MIN bytes.  ymm0-6 hold fourteen blocks, ymm7 the round
+# decryption holds one back for stealing) take it when the CPU has AVX2
+# and VAES (aesni-x86.dispatch: the needs of aesni-x86_64's ymm width)
+# and the input has $YMM_MIN bytes.  ymm0-6 hold fourteen blocks, ymm7 the round
 # key broadcast to both lanes (vbroadcasti128: no alignment, no frame),
 # free between a group's last round and the next group; then single
 # registers while two blocks are left; vzeroall clears the keys and the
@@ -177,17 +179,12 @@ sub cipher {
     last_round($dir, $end, $tk, @blocks);
 }
 
-# To $xmm unless the CPU has VAES on ymm: OPENSSL_ia32cap_P's AVX2 and VAES
-# bits, as aesni-x86_64.pl's ymm width tests them (the detection, ours
-# and OpenSSL's, clears AVX2 when the OS does not save the ymm state).
-# Clobbers $scratch.
+# To $xmm unless the CPU has what the ymm variant needs
+# (aesni-x86.dispatch; the detection, ours and OpenSSL's, clears AVX2
+# when the OS does not save the ymm state).  Clobbers $scratch.
 sub unless_vaes_goto {
     my ($scratch, $xmm) = @_;
-    &picmeup($scratch, "OPENSSL_ia32cap_P");
-    for my $cap (qw(avx2 vaes)) {
-        &test(&DWP(4 * Common::IA32Cap::word($cap), $scratch), 1 << Common::IA32Cap::bit($cap));
-        &jz($xmm);
-    }
+    X86::Dispatch::unless_variant_goto($DECL, 'ymm', $scratch, $xmm);
 }
 
 # $dir's cipher over a ymm group (@Y, two blocks a register) or over one

@@ -33,8 +33,9 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../../../perlasm/lib", $FindBin::Bin;
 use X64::Module;
+use X64::Dispatch;
 use AESNI::Common qw(label roles width key_setup mid_rounds one_block);
-use AESNI::VAES qw(vaes_entries @VAES_WIDTHS vaes_select vaes_constants vaes_ecb_bulk
+use AESNI::VAES qw(vaes_entries vaes_widths vaes_select vaes_constants vaes_ecb_bulk
                    vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk @VAES_CTR_KEYED);
 use AESNI::CCM qw(ccm64_functions);
 use AESNI::OCB qw(ocb_functions);
@@ -210,16 +211,13 @@ ___
 
 # ---------------------------------------------------------------------------
 # ECB, CBC, CTR32 and XTS each have one function, NAME_body, holding
-# the xmm code and both wide sections, reached through three entry points
+# the xmm code and both wide sections, reached through four entry points
 # (vaes_entries): OpenSSL's name, which lets the body choose a VAES width
-# at run time (vaes_select), and NAME_vaes512 / NAME_vaes256, hidden,
-# which ask for that width without looking at the CPU, so the tests reach
-# each one directly.  Every width finishes on the xmm code, and every
-# entry starts there for inputs shorter than:
-#
-# Shortest input (bytes for ECB/CBC/XTS, blocks for CTR) for which the
-# functions leave the xmm code.
-my %VAES_MIN = (ecb => 64, cbc => 64, ctr => 4, xts => 64);
+# at run time (vaes_select), and NAME_vaes512, NAME_vaes256 and NAME_xmm,
+# hidden, which ask for that code without looking at the CPU, so the
+# tests and the registry reach each one directly.  Every width finishes
+# on the xmm code, and every entry starts there for inputs shorter than
+# the entry's min (aesni-x86_64.dispatch).
 
 # The labels of the wide sections a function's body holds.
 sub wide_entries {
@@ -227,13 +225,13 @@ sub wide_entries {
     return map { $_ => ".L${name}_w$_" } @$widths;
 }
 
-print ".extern\tOPENSSL_ia32cap_P\n.hidden\tOPENSSL_ia32cap_P\n", vaes_constants();
+print X64::Dispatch::extern_caps(), vaes_constants();
 
 # ---------------------------------------------------------------------------
 # ECB.  xmm0-7 blocks, xmm8 round key, xmm9 K0, xmm10 Klast.
 {
     my $name = 'aesni_ecb_encrypt';
-    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    my ($body, $widths) = ("${name}_body", [ vaes_widths($name) ]);
     print vaes_entries($name, $body);
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', enc => '%r8',
                   rounds => '%r10', end => '%r11');
@@ -246,7 +244,7 @@ print ".extern\tOPENSSL_ia32cap_P\n.hidden\tOPENSSL_ia32cap_P\n", vaes_constants
 	jz	.L${name}_done
 ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	movups	($R{end}),$kl
-${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ecb}) }	test	$R{enc32},$R{enc32}
+${\ vaes_select(name => $name, entries => \%wide_entry, count => $R{len}) }	test	$R{enc32},$R{enc32}
 	jz	.L${name}_dec
 .L${name}_enc:
 ___
@@ -304,7 +302,7 @@ ___
 # block goes through the 16-byte local.
 {
     my $name = 'aesni_cbc_encrypt';
-    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    my ($body, $widths) = ("${name}_body", [ vaes_widths($name) ]);
     print vaes_entries($name, $body);
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', ivec => '%r8',
                   enc => '%r9', rounds => '%r10', end => '%r11',
@@ -383,7 +381,7 @@ ${\ mid_rounds($XMM, 'aesenc', \%R, $tk, $x) }	aesenclast	$kl,$x
 .L${name}_dec:
 	and	\$15,$R{partial32}			# len % 16
 	and	\$-16,$R{len}
-${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{cbc}) }.L${name}_dec_x:
+${\ vaes_select(name => $name, entries => \%wide_entry, count => $R{len}) }.L${name}_dec_x:
 	sub	\$128,$R{len}
 	jb	.L${name}_dec_tail
 .align	16
@@ -466,7 +464,7 @@ ___
 # arithmetic is needed.
 {
     my $name = 'aesni_ctr32_encrypt_blocks';
-    my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+    my ($body, $widths) = ("${name}_body", [ vaes_widths($name) ]);
     print vaes_entries($name, $body);
     my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx', ivec => '%r8',
                   rounds => '%r10', end => '%r11',
@@ -506,7 +504,7 @@ ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	mov	12($R{ivec}),$R{ctr32}
 	bswap	$R{ctr32}				# the counter
 	mov	12($R{key}),$R{k0word32}			# K0[3]
-${\ vaes_select(entries => \%wide_entry, count => $R{len}, min => $VAES_MIN{ctr}) }.L${name}_x:
+${\ vaes_select(name => $name, entries => \%wide_entry, count => $R{len}) }.L${name}_x:
 	sub	\$8,$R{len}
 	jb	.L${name}_tail
 ___
@@ -635,7 +633,7 @@ ___
     for my $dir (qw(enc dec)) {
       {
         my $name = "aesni_xts_" . ($dir eq 'enc' ? 'encrypt' : 'decrypt');
-        my ($body, $widths) = ("${name}_body", \@VAES_WIDTHS);
+        my ($body, $widths) = ("${name}_body", [ vaes_widths($name) ]);
         print vaes_entries($name, $body);
         my %wide_entry = wide_entries($name, $widths);
         my $op = "aes$dir";
@@ -694,8 +692,7 @@ ___
             }
             return $f;
         };
-        $t .= vaes_select(entries => \%wide_entry, count => $R{len},
-                          min => $VAES_MIN{xts}, needs => ['vpclmulqdq'])
+        $t .= vaes_select(name => $name, entries => \%wide_entry, count => $R{len})
             . "${\ $L->('x') }:\n";
         $t .= "\tsub\t\$$g,$R{len}\n\tjb\t${\ $L->('tail') }\n\tmov\t$R{len},$R{left}\n";
         $t .= "\tmovq\t$T,$R{tw_lo}\n\tpextrq\t\$1,$T,$R{tw_hi}\n"

@@ -7,13 +7,14 @@
 #   perl crypto/sha/asm/sha1-586.pl FLAVOUR [-fPIC] [-DOPENSSL_IA32_SSE2] [386] OUTPUT
 #
 # h0..h4 are SHA_CTX's first five words; nblocks >= 1; p unaligned.  The
-# entry reads OPENSSL_ia32cap_P and tail-jumps, frameless and with the
-# arguments untouched, to the first path whose bits are set: shaext (SHA,
-# SSSE3), avx (AVX, SSSE3), ssse3 (SSSE3), x86 (nothing; i486 bswap), each
-# also a global hidden sha1_block_data_order_<path> (crypto/sha/sha1_586.h)
-# for the tests and the benchmark.  The SIMD paths exist only with
-# -DOPENSSL_IA32_SSE2, as in OpenSSL; without it, or with "386", the
-# entry jumps to x86 without reading OPENSSL_ia32cap_P.
+# entry tail-jumps, frameless and with the arguments untouched, to the
+# first path the CPU has: shaext, avx, ssse3, else integer (i486 bswap),
+# each also a global hidden sha1_block_data_order_<path> for the tests and
+# the benchmark.  The paths, their needs and their order are declared in
+# sha1-586.dispatch; the layer writes the entry (perlasm/lib/X86/
+# Dispatch.pm).  The SIMD paths exist only with -DOPENSSL_IA32_SSE2, as in
+# OpenSSL; without it, or with "386", the entry jumps to integer without
+# reading the capabilities.
 #
 # Registers (8 general, esp included; 8 xmm):
 #
@@ -31,7 +32,8 @@ use warnings;
 use FindBin;
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
-require Common::IA32Cap;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
+require X86::Dispatch;
 
 our $sse2;   # set by asm_init: -DOPENSSL_IA32_SSE2 and not "386"
 &asm_init($ARGV[0], 0);
@@ -360,41 +362,18 @@ sub load_arguments {
 }
 
 # --- the dispatcher and the paths -----------------------------------------
-# Fastest first; a path runs when all its bits are set.  Every SIMD path
-# needs SSSE3, so clearing SSSE3 alone selects the integer code.
-my @PATHS = !$sse2 ? () : (
-    [ shaext => [qw(sha ssse3)], \&shaext_path ],
-    [ avx    => [qw(avx ssse3)], sub { simd_path($_[0], 'avx') } ],
-    [ ssse3  => [qw(ssse3)],     sub { simd_path($_[0], 'ssse3') } ],
+# Their needs and order: sha1-586.dispatch; the layer writes the
+# dispatcher.  Without SSE2 only the integer path is built.
+my $DECL = Common::Dispatch::for_script(__FILE__);
+my %PATH = (
+    shaext  => \&shaext_path,
+    avx     => sub { simd_path($_[0], 'avx') },
+    ssse3   => sub { simd_path($_[0], 'ssse3') },
+    integer => \&integer_path,
 );
-my $FALLBACK = [ x86 => [], \&integer_path ];
-
-&external_label("OPENSSL_ia32cap_P") if @PATHS;
-&hidden(map { "sha1_block_data_order_$_->[0]" } @PATHS, $FALLBACK);
-
-&function_begin_B("sha1_block_data_order");
-if (@PATHS) {
-    &picmeup("eax", "OPENSSL_ia32cap_P");
-    for my $p (@PATHS) {
-        my ($name, $needs) = @$p;
-        my %mask;
-        $mask{ Common::IA32Cap::word($_) } |= 1 << Common::IA32Cap::bit($_) for @$needs;
-        for my $word (sort keys %mask) {
-            &mov("ecx", &DWP(4 * $word, "eax"));
-            &and("ecx", $mask{$word});
-            &cmp("ecx", $mask{$word});
-            &jne(&label("not_$name"));
-        }
-        &jmp("sha1_block_data_order_$name");
-        &set_label("not_$name");
-    }
-}
-&jmp("sha1_block_data_order_$FALLBACK->[0]");
-&function_end_B("sha1_block_data_order");
-
-for my $p (@PATHS, $FALLBACK) {
-    my ($name, undef, $code) = @$p;
-    $code->("sha1_block_data_order_$name");
+for my $v (X86::Dispatch::tail_dispatcher($DECL, 'sha1_block_data_order', $sse2 ? () : 'integer')) {
+    my $code = $PATH{ $v->{name} } // die "$0: no code for the declared path $v->{name}\n";
+    $code->($DECL->fixed_symbol('sha1_block_data_order', $v->{name}));
 }
 
 # K_t four times each (one vector per 20 rounds), then the pshufb masks:

@@ -19,7 +19,7 @@ my %SLOT = (
     round_out    => [0,   16],  # output words 0..3 of a round, but the one in esi
     key_ptr      => [16,  4],   # the round key being added (edi is an index)
     key_end      => [20,  4],   # round key Nr-1: where the round loop stops
-    sse_flag     => [24,  4],   # nonzero: compact path in MMX (OPENSSL_ia32cap_P's SSE)
+    sse_flag     => [24,  4],   # nonzero: compact path in MMX (the CPU has SSE)
     # two-block rounds (CBC decryption, full path: no SSE flag)
     pair_a       => [0,   16],  # block A's state between its rounds
     pair_b       => [16,  16],  # block B's

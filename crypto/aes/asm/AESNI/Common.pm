@@ -38,18 +38,16 @@ sub roles {
 
 # Width descriptors: the register prefix, bytes and blocks per register,
 # how a 128-bit round key reaches every lane (bcast), the XOR and the
-# unaligned move of that width, and the CPU features it needs.
+# unaligned move of that width (what each needs: aesni-x86_64.dispatch).
 sub width {
     my ($bits) = @_;
     return { bits => 128, v => 'xmm', vb => 16, nb => 1, bcast => 'movups' }
         if $bits == 128;
     return $bits == 512
         ? { bits => 512, v => 'zmm', vb => 64, nb => 4,
-            xor => 'vpxord', mov => 'vmovdqu64', bcast => 'vbroadcasti32x4',
-            caps => [qw(avx512f avx512bw avx512vl vaes)] }
+            xor => 'vpxord', mov => 'vmovdqu64', bcast => 'vbroadcasti32x4' }
         : { bits => 256, v => 'ymm', vb => 32, nb => 2,
-            xor => 'vpxor', mov => 'vmovdqu', bcast => 'vbroadcasti128',
-            caps => [qw(avx2 vaes)] };
+            xor => 'vpxor', mov => 'vmovdqu', bcast => 'vbroadcasti128' };
 }
 
 # Load R into $R->{rounds32} and END into $R->{end} for the schedule at

@@ -26,7 +26,8 @@
 # four, two and one finish the call.  VAES (ymm, AVX2): from 16 blocks
 # on, two blocks a register, offsets from a per-call table (_ocb_wide),
 # the checksum per lane, folded before the xmm code takes the rest; the
-# hidden aesni_ocb_{en,de}crypt_vaes256 always take it, for the tests.
+# hidden aesni_ocb_{en,de}crypt_vaes256 always take it, and NAME_xmm
+# never does, for the tests and the registry.
 package AESNI::OCB;
 use strict;
 use warnings;
@@ -47,7 +48,6 @@ my %R = roles(in => '%rdi', out => '%rsi', len => '%rdx', key => '%rcx',
 my %V = (tk => 8, offk0 => 9, sum => 10, kd => 11, t => 12, u => 13, k0 => 14, wtmp => 15);
 my $XMM = width(128);
 my ($tk, $offk0, $sum, $kd, $t, $u, $k0) = map { "%xmm$V{$_}" } qw(tk offk0 sum kd t u k0);
-my $OCB_VAES_MIN = 16;                    # blocks: below this, xmm only
 
 # One group of $n blocks (8, 4, 2 or 1); $op is aesenc or aesdec.
 sub _ocb_group {
@@ -176,17 +176,17 @@ ___
     return $s;
 }
 
-# One function per direction, NAME_body, behind the entry points NAME and
-# NAME_vaes256 (vaes_entries); rax carries the width asked for up to
+# One function per direction, NAME_body, behind the entry points NAME,
+# NAME_vaes256 and NAME_xmm (vaes_entries); rax carries the width asked for up to
 # vaes_select, so nothing before it writes rax.
 sub _ocb_function {
     my ($name, $op) = @_;
     my $body = "${name}_body";
     my $L = sub { ".L${name}_$_[0]" };
     my %wide_entry = (256 => $L->('w256'));
-    my $select = vaes_select(entries => \%wide_entry, count => $R{len},
-                             min => $OCB_VAES_MIN, xmm => $L->('x'));
-    my $s = vaes_entries($name, $body, 256) . <<___;
+    my $select = vaes_select(name => $name, entries => \%wide_entry, count => $R{len},
+                             xmm => $L->('x'));
+    my $s = vaes_entries($name, $body) . <<___;
 .function $body, args=8, xmm=6-15, stack=${\ ($RESUME + 16) }
 	test	$R{len},$R{len}
 	jz	${\ $L->('ret') }

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 package AESNI::VAES;
 use Exporter qw(import);
+use File::Basename qw(dirname);
 use AESNI::Common qw(label roles width mid_rounds);
-our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_constants
+our @EXPORT_OK = qw(vaes_entries vaes_widths vaes_select vaes_constants
                     vaes_ecb_bulk vaes_ctr_bulk vaes_cbc_dec_bulk vaes_xts_bulk
                     @VAES_CTR_KEYED);
 
 # VAES wide paths for aesni-x86_64.pl: ECB (both directions), CTR32, CBC
 # decryption and XTS on ymm (VAES + AVX2, two blocks per register) or zmm
-# (VAES + AVX-512 F/BW/VL, four blocks per register), and the run-time
-# choice of width (vaes_select), which OCB shares.
+# (VAES + AVX-512 F/BW/VL, four blocks per register), and the entry
+# points and run-time choice of width (vaes_entries, vaes_select), which
+# OCB shares.  Which widths each entry has, what each needs and which is
+# preferred are declared in aesni-x86_64.dispatch; the layer writes the
+# entries and the capability tests from it (X64::Dispatch).
 #
 # Every generator here takes a width descriptor (AESNI::Common::width)
 # and is written once; the descriptor supplies the register prefix, the
@@ -31,65 +35,48 @@ our @EXPORT_OK = qw(vaes_entries @VAES_WIDTHS vaes_select vaes_cap_test vaes_con
 use strict;
 use warnings;
 
-use Common::IA32Cap;
-our %VAES_CAP = Common::IA32Cap::word_bit_pairs();   # name => [word, bit]
+use Common::Dispatch;
+use X64::Dispatch;
+
+# The module's declaration, aesni-x86_64.dispatch beside this package's
+# directory.
+our $DECL = Common::Dispatch::read_file(dirname(__FILE__) . '/../aesni-x86_64.dispatch');
 
 # Register $n of a width: %xmmN, %ymmN or %zmmN.
 sub _vr { my ($width, $n) = @_; return "%$width->{v}$n" }
 
 my $XMM = width(128);
 
-# want: how an entry point tells its mode's body which width it asks
-# for (0: choose from the CPU, else 512 or 256).  rax is volatile and
-# carries no argument on either ABI, and the Win64 prologue of .function
-# leaves it alone.  capword: the capability test's scratch; no mode holds
-# a value in rax across its vaes_select, so every caller can lend it.
+# want: the selector, how an entry point tells its mode's body which
+# width it asks for (0: choose from the CPU, else the bits of the width).
+# rax is volatile and carries no argument on either ABI, and the Win64
+# prologue of .function leaves it alone.  capword: the capability
+# tests' scratch; no mode holds a value in rax across its vaes_select,
+# so every caller can lend it.
 my %CAP_R = roles(want => '%rax', capword => '%rax');
 
-# The widths of the wide sections, widest first.
-our @VAES_WIDTHS = (512, 256);
-
-# The entry points of a mode whose code is the one function $body: they
-# go ahead of it as frameless tail jumps (@abi-omnipotent, as the SHA-1
-# dispatcher), so the body's frame and unwind data serve all of them and
-# its xmm code and each wide section appear once.  OpenSSL's $name asks
-# for no width; NAME_vaesBITS (hidden) for BITS, one per width of @bits
-# (default @VAES_WIDTHS), so the tests and the benchmark reach each width
-# directly.
-sub vaes_entries {
-    my ($name, $body, @bits) = @_;
-    @bits = @VAES_WIDTHS unless @bits;
-    my $t = '';
-    for my $w (0, @bits) {
-        my $sym = $w ? "${name}_vaes$w" : $name;
-        my $want = $w ? "\tmov\t\$$w,$CAP_R{want32}\n" : "\txor\t$CAP_R{want32},$CAP_R{want32}\n";
-        $t .= "\n.globl\t$sym\n" . ($w ? ".hidden\t$sym\n" : '')
-            . ".type\t$sym,\@abi-omnipotent\n.align\t16\n$sym:\n.cfi_startproc\n"
-            . "\tendbranch\n$want\tjmp\t$body\n.cfi_endproc\n.size\t$sym,.-$sym\n";
-    }
-    return $t;
+# The wide widths (bits) of the entry $name, widest first.
+sub vaes_widths {
+    my ($name) = @_;
+    my $last = $DECL->last_variant;
+    return map { $_->{select} } grep { $_ != $last } $DECL->entry_variants($name);
 }
 
-# Jump to $target when every capability of $width is present; clobbers
-# rax.  Falls through otherwise.
-sub vaes_cap_test {
-    my ($width, $target, @extra) = @_;
-    my %mask;
-    $mask{ $VAES_CAP{$_}[0] } |= 1 << $VAES_CAP{$_}[1] for @{ $width->{caps} }, @extra;
-    my ($skip, $t, $w) = (label('nocap'), '', $CAP_R{capword32});
-    for my $word (sort keys %mask) {
-        my ($off, $m) = (4 * $word, sprintf('0x%x', $mask{$word}));
-        $t .= "\tmov\tOPENSSL_ia32cap_P+$off(%rip),$w\n"
-            . "\tand\t\$$m,$w\n\tcmp\t\$$m,$w\n\tjne\t$skip\n";
-    }
-    return "$t\tjmp\t$target\n$skip:\n";
+# The entry points of a mode whose code is the one function $body: they
+# go ahead of it as frameless tail jumps, so the body's frame and unwind
+# data serve all of them and its xmm code and each wide section appear
+# once.  OpenSSL's $name asks for no width; NAME_VARIANT (hidden) for
+# that variant's, so the tests and the benchmark reach each directly.
+sub vaes_entries {
+    my ($name, $body) = @_;
+    return X64::Dispatch::selector_entries($DECL, $name, $body, $CAP_R{want32});
 }
 
 # The one place a width is chosen, at the head of a mode's body.
 # Arguments:
+#   name     the entry
 #   entries  { width => label of that width's section }
-#   count    register with the input size, min: its threshold
-#   needs    capabilities the mode needs on top of the width's own
+#   count    register with the input size (tested against the entry's min)
 #   xmm      the label for the xmm code (default: a fresh one), placed
 #            right after this sequence
 # Inputs shorter than min stay in the xmm code, whichever entry was
@@ -101,12 +88,11 @@ sub vaes_cap_test {
 # a body may write rax.
 sub vaes_select {
     my (%arg) = @_;
-    my $xmm = $arg{xmm} // label('xmm');
-    my @widths = sort { $b <=> $a } keys %{ $arg{entries} };
-    my $t = "\tcmp\t\$$arg{min},$arg{count}\n\tjb\t$xmm\n";
-    $t .= "\tcmp\t\$$_,$CAP_R{want32}\n\tje\t$arg{entries}{$_}\n" for @widths;
-    $t .= vaes_cap_test(width($_), $arg{entries}{$_}, @{ $arg{needs} // [] }) for @widths;
-    return "$t$xmm:\n";
+    my %target = map { $_->{name} => $arg{entries}{ $_->{select} } }
+        grep { $arg{entries}{ $_->{select} } } $DECL->entry_variants($arg{name});
+    return X64::Dispatch::select_variant(decl => $DECL, symbol => $arg{name}, reg => $CAP_R{want32},
+                                         targets => \%target, last => $arg{xmm} // label('xmm'),
+                                         count => $arg{count});
 }
 
 # Constants (64 bytes each but the XTS counts, 512; the ymm path reads
@@ -341,9 +327,7 @@ sub vaes_xts_bulk {
                  . "\tvpslldq\t\$4,$S,$S\n\t$width->{xor}\t$s,$S,$S\n";
         };
         my ($intel, $done) = (label('xts_intel'), label('xts_loops_done'));
-        my ($iw, $ib) = @{ $VAES_CAP{intel} };
-        $t .= "\tmov\tOPENSSL_ia32cap_P+" . 4 * $iw . "(%rip),$CAP_R{capword32}\n"
-            . sprintf("\ttest\t\$0x%x,%s\n", 1 << $ib, $CAP_R{capword32}) . "\tjnz\t$intel\n"
+        $t .= X64::Dispatch::if_rule_goto($DECL, 'xts512_intel_loops', $CAP_R{capword32}, $intel)
             . "\tcmp\t\$" . 8 * $vb . ",$R->{len}\n\tjb\t$intel\n";
         $t .= "\tvmovdqa64\t$ch[$_],$sch[$_]\n" for 0 .. $nch - 1;
         $t .= $chain->($_, $sch[$_]) for $nch .. $#sch;

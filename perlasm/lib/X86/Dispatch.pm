@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: Apache-2.0
+# The 32-bit layer's dispatch code, written from a module's declaration
+# (Common::Dispatch) through the x86asm.pl API: the only 32-bit code that
+# reads OPENSSL_ia32cap_P.  Modules call these after asm_init.
+package X86::Dispatch;
+
+use strict;
+use warnings;
+use Common::Dispatch;
+
+my $CAP = 'OPENSSL_ia32cap_P';
+
+# The capability words as an external symbol (once per module).
+sub declare_caps { main::external_label($CAP) }
+
+# The address of the capability words into $reg.
+sub load_caps { my ($reg) = @_; main::picmeup($reg, $CAP) }
+
+# With the words' address in $base (load_caps): falls through when all of
+# CAPS are present, else jumps to $skip.  With a $scratch register each
+# word is loaded, masked and compared; without one each capability is a
+# `test` of memory (flags only).
+sub unless_caps_goto {
+    my (%a) = @_;
+    my ($base, $scratch, $skip) = @a{qw(base scratch skip)};
+    if (!defined $scratch) {
+        for my $cap (@{ $a{caps} }) {
+            main::test(main::DWP(4 * Common::IA32Cap::word($cap), $base), 1 << Common::IA32Cap::bit($cap));
+            main::jz($skip);
+        }
+        return;
+    }
+    for my $wm (Common::Dispatch::word_masks(@{ $a{caps} })) {
+        main::mov($scratch, main::DWP(4 * $wm->[0], $base));
+        main::and($scratch, $wm->[1]);
+        main::cmp($scratch, $wm->[1]);
+        main::jne($skip);
+    }
+}
+
+# Falls through when the CPU has what VARIANT needs, else jumps to $skip;
+# $reg is clobbered (flags-only tests of memory).
+sub unless_variant_goto {
+    my ($decl, $variant, $reg, $skip) = @_;
+    load_caps($reg);
+    unless_caps_goto(base => $reg, skip => $skip, caps => $decl->variant($variant)->{needs});
+}
+
+# $reg = all ones when the rule NAME's one capability is present, else 0
+# (the address of the words is loaded into $reg first).
+sub rule_flag {
+    my ($decl, $name, $reg) = @_;
+    my @caps = $decl->rule_caps($name);
+    die "$decl->{file}: rule $name: a flag is of one capability\n" unless @caps == 1;
+    load_caps($reg);
+    main::bt(main::DWP(4 * Common::IA32Cap::word($caps[0]), $reg), Common::IA32Cap::bit($caps[0]));
+    main::sbb($reg, $reg);
+}
+
+# OpenSSL's SYMBOL as a frameless dispatcher, arguments untouched: a tail
+# jump to the first built variant (@built, names; default all) whose
+# needs are met, else to the last.  eax and ecx are its scratch.  With
+# only the last variant built it reads no capability.  The variants'
+# fixed symbols are declared hidden here.
+sub tail_dispatcher {
+    my ($decl, $symbol, @built) = @_;
+    my %built = map { $_ => 1 } @built ? @built : map { $_->{name} } $decl->variants;
+    my @v = grep { $built{ $_->{name} } } $decl->entry_variants($symbol);
+    die "$decl->{file}: $symbol without its last variant\n"
+        unless @v && $v[-1] == $decl->last_variant;
+    declare_caps() if @v > 1;
+    main::hidden(map { $decl->fixed_symbol($symbol, $_->{name}) } @v);
+    main::function_begin_B($symbol);
+    load_caps('eax') if @v > 1;
+    for my $v (@v[0 .. $#v - 1]) {
+        my $skip = main::label("not_$v->{name}");
+        unless_caps_goto(base => 'eax', scratch => 'ecx', skip => $skip,
+                         caps => [ $decl->tested_caps($symbol, $v->{name}) ]);
+        main::jmp($decl->fixed_symbol($symbol, $v->{name}));
+        main::set_label("not_$v->{name}");
+    }
+    main::jmp($decl->fixed_symbol($symbol, $v[-1]{name}));
+    main::function_end_B($symbol);
+    return @v;
+}
+
+1;
