@@ -32,6 +32,7 @@ use warnings;
 use File::Basename ();
 BEGIN { unshift @INC, File::Basename::dirname(__FILE__) . '/lib' }
 use X86::Program;
+use X86::Dispatch ();
 use X86::Operand ();
 use X86::Diag ();
 use Common::Output ();
@@ -97,9 +98,9 @@ sub asm_init {
     $program = X86::Program->new(pic => $model, x86only => $x86only,
                                  $openssl ? (endbr => $win32 ? 'none' : 'all', endbr_cet => 1,
                                                 stop_at_unknown => 1, push_count => 1, begin_labels => 1,
-                                                common => [ 'OPENSSL_ia32cap_P', 16 ],
+                                                common => [ $X86::Dispatch::CAP, 16 ],
                                                 # elf-1 is OpenSSL's GOT-only ELF
-                                                pcrel => { OPENSSL_ia32cap_P => $cl->{flavour} ne 'elf-1' }) : ());
+                                                pcrel => { $X86::Dispatch::CAP => $cl->{flavour} ne 'elf-1' }) : ());
     $emitter = $class->new(flavour => $flavour, pic => $model, near_jumps => $openssl);
 }
 

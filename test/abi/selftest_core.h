@@ -55,7 +55,7 @@ static double total_time;
 static int run_unwind(const char *name, const void *fn, const ST_WORD *args,
                       int nargs, char *err, size_t errlen)
 {
-    ST_STATS st = { 0, 0 };
+    ST_STATS st = { 0 };
     double t0 = now(), dt;
     int rc = ST_UNWIND(fn, args, nargs, &st, err, errlen);
     dt = now() - t0;

@@ -85,7 +85,7 @@ int main(int argc, char **argv)
             tap_diag("returned %" PRIu64 ", expected %" PRIu64, ret, c->want);
         }
 
-        struct unwind_stats st = { 0, 0 };
+        struct unwind_stats st = { 0 };
 #ifndef _WIN32
         const char *why = NULL;
         if (!unwind_check_available(&why)) {

@@ -3,7 +3,7 @@
 # with ".dispatch" for ".pl" (crypto/sha/asm/sha1-x86_64.dispatch).  Both
 # perlasm layers read it to write OpenSSL's dispatching entries, the
 # capability tests and a fixed-path symbol per variant (X64::Dispatch,
-# X86::Dispatch); tools/gen-registry.pl reads it to write the C registry's
+# X86::Dispatch); crypto/dispatch/gen_registry_rows.pl reads it to write the C registry's
 # rows and the variants' prototypes.  Nothing else states which variant
 # needs what.
 #

@@ -8,7 +8,8 @@ use strict;
 use warnings;
 use Common::Dispatch;
 
-my $CAP = 'OPENSSL_ia32cap_P';
+# The capability words' symbol (x86asm.pl's OpenSSL conventions define it).
+our $CAP = 'OPENSSL_ia32cap_P';
 
 # The capability words as an external symbol (once per module).
 sub declare_caps { main::external_label($CAP) }
