@@ -97,6 +97,10 @@ void OPENSSL_cpuid_setup(void)
 {
 }
 
+/* OpenSSL's detection (x86_64cpuid, linked with the modules): the first
+ * two words as it returns them; it fills the rest itself. */
+uint64_t OPENSSL_ia32_cpuid(uint32_t *words);
+
 static void *lookup(const char *name)
 {
     return (void *)GetProcAddress(GetModuleHandleA(NULL), name);
@@ -222,8 +226,7 @@ int main(int argc, char **argv)
         tap_bail("OPENSSL_ia32cap_P or OPENSSL_ia32_cpuid is not linked (x86_64cpuid)");
     unwind_set_chain(1);
     run_call(&cpuid, "detected");
-    uint64_t (*get)(uint32_t *) = (uint64_t (*)(uint32_t *))cpuid.fn;
-    uint64_t vec = get(ia32cap);
+    uint64_t vec = OPENSSL_ia32_cpuid(ia32cap);
     ia32cap[0] = (uint32_t)vec;
     ia32cap[1] = (uint32_t)(vec >> 32);
     memcpy(detected, ia32cap, sizeof(uint32_t) * (size_t)cap_words);

@@ -161,7 +161,9 @@ sub decode_mask {
     return [ $a & 0xffffffff, $a >> 32, $b & 0xffffffff, $b >> 32 ];
 }
 
-my $reg = slurp_or_die("$root/crypto/dispatch/registry.c");
+# The registry: its C rows by hand, its assembly rows generated from the
+# modules' .dispatch files.
+my $reg = slurp_or_die("$root/crypto/dispatch/registry.c") . slurp_or_die("$build/gen/registry_rows.h");
 my %sets = map { $_->[0] => words_of(split /\s*,\s*/, $_->[1]) }
            map { [ /(\w+)\[4\] = CAPSET\(([^)]*)\)/ ] }
            $reg =~ /^(?:static )?const unsigned int \w+\[4\] = CAPSET\([^)]*\);/mg;
