@@ -31,7 +31,8 @@ our @EXPORT_OK = qw(vaes_entries vaes_widths vaes_select vaes_constants
 # xmm code's own loops.
 # Only registers 0-15 are used (the ymm path cannot encode 16-31 without
 # AVX-512VL, and the xmm tail already makes the functions save xmm6-15),
-# but for zmm16-23 in XTS's non-Intel loop, which are caller-saved.
+# but for zmm16-31 in XTS (its chains and last-round keys), which are
+# caller-saved.
 use strict;
 use warnings;
 
@@ -273,9 +274,9 @@ sub _xor3 {
 #   group (vpsrlq, vpclmulqdq, vpslldq, xor; see $x32).  Where that step's
 #   latency is long, two chains of four steps a group would outlast the
 #   group's AES work; eight chains of one step do not.
-# Per register, T ^ K0 whitens the input and T ^ Klast goes to the frame
-# as the last round's key.  Each chain's last advance in a group goes
-# into the middle rounds (after rounds 9, 8, ..., which every key size
+# Per register, T ^ K0 whitens the input and T ^ Klast is the last
+# round's key (in zmm24-31 on zmm, in the frame on ymm).  Each chain's
+# last advance in a group goes into the middle rounds (after rounds 9, 8, ..., which every key size
 # runs), one per round, not ahead of the rounds with the rest.  K0 is in
 # register 9 on zmm; ymm needs 9 for its fourth chain and reads K0 from
 # the frame, after the eight last-round keys.
@@ -315,7 +316,15 @@ sub vaes_xts_bulk {
     $t .= $chain->($_, $ch[$_]) for 0 .. $nch - 1;
     $t .= "\t$width->{bcast}\t($R->{key}),$tk\n\t$width->{mov}\t$tk,$k0\n"
         . "\t$width->{bcast}\t($R->{end}),$kl\n";
-    my $intel_loops = _vaes_xts_loops($width, $R, $op, $k0, $k0_in_frame, \@ch, $s, $x8_clmul);
+    # zmm keeps the last-round keys in registers 24-31 (EVEX only,
+    # caller-saved, cleared after): with them in a frame written every
+    # group, the speed depended on where the stack landed against the key
+    # schedule and the buffers (a store and a later load whose addresses
+    # agree in their low 12 bits are taken for dependent until resolved).
+    # ymm has no register left for them.
+    my @last = $width->{bits} == 512 ? map { _vr($width, $_) } 24 .. 31
+                                     : map { $vb * $_ . '(%rsp)' } 0 .. 7;
+    my $intel_loops = _vaes_xts_loops($width, $R, $op, $k0, $k0_in_frame, \@ch, $s, $x8_clmul, \@last);
     if ($width->{bits} == 512) {
         my @sch = map { _vr($width, $_) } 16 .. 23;
         # $S *= x^32 per lane: the top 32 bits of the high qword (vpsrlq
@@ -331,15 +340,19 @@ sub vaes_xts_bulk {
             . "\tcmp\t\$" . 8 * $vb . ",$R->{len}\n\tjb\t$intel\n";
         $t .= "\tvmovdqa64\t$ch[$_],$sch[$_]\n" for 0 .. $nch - 1;
         $t .= $chain->($_, $sch[$_]) for $nch .. $#sch;
-        $t .= _vaes_xts_loops($width, $R, $op, $k0, $k0_in_frame, \@sch, $s, $x32)
+        $t .= _vaes_xts_loops($width, $R, $op, $k0, $k0_in_frame, \@sch, $s, $x32, \@last)
             . "\tvmovdqa64\t$sch[0],$ch[0]\n";
         $t .= "\tvpxord\t$_,$_,$_\n" for @sch;
         $t .= "\tjmp\t$done\n$intel:\n$intel_loops$done:\n";
     } else {
         $t .= $intel_loops;
     }
-    $t .= "\t$width->{xor}\t$s,$s,$s\n";
-    $t .= "\t$width->{mov}\t$s," . $vb * $_ . "(%rsp)\n" for 0 .. ($k0_in_frame ? 8 : 7);
+    if ($width->{bits} == 512) {
+        $t .= "\tvpxord\t$_,$_,$_\n" for @last;
+    } else {
+        $t .= "\t$width->{xor}\t$s,$s,$s\n";
+        $t .= "\t$width->{mov}\t$s," . $vb * $_ . "(%rsp)\n" for 0 .. ($k0_in_frame ? 8 : 7);
+    }
     $t .= "\tvzeroupper\n";
     $t .= "\tmovups\t($R->{key}),%xmm9\n" if $k0_in_frame;
     return "$t\tjmp\t$xmm\n";
@@ -348,7 +361,7 @@ sub vaes_xts_bulk {
 # The loops of vaes_xts_bulk over the chains @$ch, $step the
 # multiplication that advances a chain past the blocks of all of them.
 sub _vaes_xts_loops {
-    my ($width, $R, $op, $k0, $k0_in_frame, $ch, $s, $step) = @_;
+    my ($width, $R, $op, $k0, $k0_in_frame, $ch, $s, $step, $last) = @_;
     my @ch = @$ch;
     my $nch = @ch;
     my $vb = $width->{vb};
@@ -363,7 +376,9 @@ sub _vaes_xts_loops {
             $s_ .= $k0_in_frame
                 ? "\t$width->{xor}\t$in,$S,$v[$j]\n\t$width->{xor}\t$k0,$v[$j],$v[$j]\n"
                 : "\t$width->{mov}\t$k0,$v[$j]\n" . _xor3($width, $in, $S, $v[$j]);
-            $s_ .= "\t$width->{xor}\t$kl,$S,$s\n\t$width->{mov}\t$s," . $vb * $j . "(%rsp)\n";
+            $s_ .= $last->[$j] =~ /^%/
+                ? "\t$width->{xor}\t$kl,$S,$last->[$j]\n"
+                : "\t$width->{xor}\t$kl,$S,$s\n\t$width->{mov}\t$s,$last->[$j]\n";
             if (@v > 1 && $j + $nch > $#v) { push @late, $step->($S) } else { $s_ .= $step->($S) }
         }
         if (@v == 1) {
@@ -380,7 +395,7 @@ sub _vaes_xts_loops {
                 or die "vaes_xts_bulk: no round key at -$key\n";
         }
         $s_ .= $rounds;
-        $s_ .= "\tv${op}last\t" . $vb * $_ . "(%rsp),$v[$_],$v[$_]\n" for 0 .. $#v;
+        $s_ .= "\tv${op}last\t$last->[$_],$v[$_],$v[$_]\n" for 0 .. $#v;
         $s_ .= "\t$width->{mov}\t$v[$_]," . $vb * $_ . "($R->{out})\n" for 0 .. $#v;
         return $s_;
     });
