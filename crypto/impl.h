@@ -4,7 +4,8 @@
  *
  * Each AES and SHA-1 implementation is a table entry naming the CPU features
  * it needs as bits of the capability words (cpuid/ia32cap.h).  Entries are listed fastest first;
- * the dispatcher takes the first one whose bits are all present.  Tests and
+ * the dispatcher takes the first one whose bits are all present and that
+ * the CPU does not make it avoid.  Tests and
  * the benchmark walk the same tables to call every implementation directly.
  */
 #ifndef PERLASM_X86_IMPL_H
@@ -59,6 +60,12 @@ struct casm_aes_impl {
     unsigned int need[4];   /* capability bits that must all be set */
     const char *need_name;  /* need's names (CAPSET_NEED), for SKIP messages */
     /*
+     * Capability bits (words 0-3) in whose joint presence the dispatcher
+     * passes this entry over although it runs (a later one is as fast);
+     * all zero: never.  Direct calls still reach it.
+     */
+    unsigned int avoid[4];
+    /*
      * The capability bits (words 0-3) an OPENSSL_ia32cap value
      * must clear so the dispatcher picks this entry, or NULL when a faster
      * entry always wins (then only direct calls reach it).  The same mask
@@ -83,6 +90,7 @@ struct casm_sha1_impl {
     const char *name;
     unsigned int need[4];
     const char *need_name;
+    unsigned int avoid[4];             /* as in casm_aes_impl */
     const unsigned int *force_clear;   /* as in casm_aes_impl */
     sha1_block_f block;
 };

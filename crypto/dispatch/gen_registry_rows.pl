@@ -3,7 +3,7 @@
 # Writes the assembly modules' registry rows (crypto/dispatch/registry.c
 # includes them) from their dispatch declarations (crypto/*/asm/*.dispatch):
 # per module, under its define, one row per variant with a row name: its
-# needs, its force mask and the functions of its slots (each dispatching
+# needs, what it avoids, its force mask and the functions of its slots (each dispatching
 # entry's fixed path for that variant, the calls listed for it).  Then,
 # per table, CASM_<TABLE>_ASM_ROWS lists the built modules' rows, lower
 # order first (then modules.txt's order), and CASM_<TABLE>_ASM_COVERS_ALL
@@ -47,13 +47,14 @@ for my $md (@modules) {
         }
         my $struct = "${table}_$v->{row}";
         my @caps = $decl->row_caps($v->{name});
-        for (@caps, @{ $v->{force} // [] }) {
+        for (@caps, @{ $v->{force} // [] }, $decl->avoided_caps($v->{name})) {
             die "$decl->{file}: $_: the registry reads capability words 0-3 only\n"
                 if Common::IA32Cap::word($_) > 3;
         }
         $text .= "static const struct casm_${table}_impl $struct = {\n"
             . "    .name = \"$v->{row}\",\n"
             . '    ' . need(@caps) . ",\n"
+            . '    .avoid = ' . capset($decl->avoided_caps($v->{name})) . ",\n"
             . '    .force_clear = ' . ($v->{force} ? '(const unsigned int[4])' . capset(@{ $v->{force} }) : 'NULL') . ",\n";
         for my $slot (@{ $Common::Dispatch::SLOTS{$table} }) {
             my $s = $slots->{$slot} or next;

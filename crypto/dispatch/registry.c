@@ -109,11 +109,19 @@ const struct casm_sha1_impl *casm_sha1_impl_by_name(const char *name)
     return NULL;
 }
 
-/* The last entry of each table needs nothing, so these never fail. */
+/* Whether the dispatcher takes an entry of these needs and avoid bits. */
+static int takes(const unsigned int need[4], const unsigned int avoid[4])
+{
+    int avoids = (avoid[0] | avoid[1] | avoid[2] | avoid[3]) != 0;
+    return casm_cpu_has(need) && !(avoids && casm_cpu_has(avoid));
+}
+
+/* The last entry of each table needs and avoids nothing, so these never
+ * fail. */
 const struct casm_aes_impl *casm_aes_best(void)
 {
     size_t i = 0;
-    while (!casm_cpu_has(casm_aes_impls[i]->need))
+    while (!takes(casm_aes_impls[i]->need, casm_aes_impls[i]->avoid))
         i++;
     return casm_aes_impls[i];
 }
@@ -121,7 +129,7 @@ const struct casm_aes_impl *casm_aes_best(void)
 const struct casm_sha1_impl *casm_sha1_best(void)
 {
     size_t i = 0;
-    while (!casm_cpu_has(casm_sha1_impls[i]->need))
+    while (!takes(casm_sha1_impls[i]->need, casm_sha1_impls[i]->avoid))
         i++;
     return casm_sha1_impls[i];
 }

@@ -34,13 +34,16 @@ sub has {
     return !grep { !($caps->[ $CAP{$_}[0] ] >> $CAP{$_}[1] & 1) } @names;
 }
 
-# The first entry whose needs the words meet ([name, mask, [need words]]
-# per entry, in the registry's order), or undef.
+# The first entry whose needs the words meet and whose avoid words they
+# do not all have ([name, mask, [need words], [avoid words]] per entry,
+# in the registry's order), or undef.
 sub first_entry {
     my ($entries, $caps) = @_;
+    my $all = sub { my ($w) = @_; !grep { ($caps->[$_] & $w->[$_]) != $w->[$_] } 0 .. $#$w };
     for my $e (@$entries) {
-        my @need = @{ $e->[2] };
-        return $e->[0] unless grep { ($caps->[$_] & $need[$_]) != $need[$_] } 0 .. $#need;
+        my $avoid = $e->[3] // [];
+        next if grep({ $_ } @$avoid) && $all->($avoid);
+        return $e->[0] if $all->($e->[2]);
     }
     return undef;
 }

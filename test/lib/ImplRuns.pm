@@ -29,10 +29,12 @@ sub result($$;$) {
 }
 
 # The implementations a test program knows, from `PROG --list`:
-# NAME<TAB>FORCE_MASK[<TAB>NEED[<TAB>NEED_NAME]] lines, an empty or "-"
-# mask meaning none, NEED the four capability words the entry needs, in
-# hex (NEED_NAME, their names, is checked by 31-captable.t).
-# Returns ([name, mask-or-undef, [need words]], ...) in priority order;
+# NAME<TAB>FORCE_MASK[<TAB>NEED[<TAB>NEED_NAME[<TAB>AVOID]]] lines, an
+# empty or "-" mask meaning none, NEED the four capability words the
+# entry needs, AVOID those whose joint presence makes the dispatcher pass
+# it over, in hex (NEED_NAME, their names, is checked by 31-captable.t).
+# Returns ([name, mask-or-undef, [need words], [avoid words]], ...) in
+# priority order;
 # fails a test when that goes wrong.  @prefix runs PROG under a command
 # (qemu-i386 for a 32-bit program on a kernel that does not run it).
 sub registry {
@@ -44,9 +46,10 @@ sub registry {
     open(my $fh, '-|', @prefix, $bin, '--list') or die "cannot run $bin: $!\n";
     while (my $line = <$fh>) {
         chomp $line;
-        my ($name, $mask, $need) = split /\t/, $line, 4;
+        my ($name, $mask, $need, undef, $avoid) = split /\t/, $line;
         $mask = undef if defined $mask && ($mask eq '' || $mask eq '-');
-        push @entries, [ $name, $mask, [ map { hex } split ' ', $need // '' ] ];
+        push @entries, [ $name, $mask, [ map { hex } split ' ', $need // '' ],
+                         [ map { hex } split ' ', $avoid // '' ] ];
     }
     close $fh;
     result($? == 0 && @entries > 0, "$bin --list names the implementations");

@@ -44,30 +44,35 @@ static void check_choice(const char *what, const char *got, const char *want)
 }
 
 /*
- * NAME<TAB>FORCE_MASK<TAB>NEED<TAB>NEED_NAME: NEED as four hex words
- * (OPENSSL_ia32cap_P order), NEED_NAME the text SKIP messages print.
+ * NAME<TAB>FORCE_MASK<TAB>NEED<TAB>NEED_NAME<TAB>AVOID: NEED and AVOID as
+ * four hex words each (OPENSSL_ia32cap_P order), NEED_NAME the text SKIP
+ * messages print.
  */
 static void list_entry(const char *name, const unsigned int *force_clear,
-                       const unsigned int need[4], const char *need_name)
+                       const unsigned int need[4], const unsigned int avoid[4],
+                       const char *need_name)
 {
     char buf[CASM_FORCE_MASK_MAX];
     const char *mask = casm_force_mask_text(force_clear, buf);
-    printf("%s\t%s\t%08x %08x %08x %08x\t%s\n", name, mask ? mask : "",
-           need[0], need[1], need[2], need[3], need_name);
+    printf("%s\t%s\t%08x %08x %08x %08x\t%s\t%08x %08x %08x %08x\n", name,
+           mask ? mask : "", need[0], need[1], need[2], need[3], need_name,
+           avoid[0], avoid[1], avoid[2], avoid[3]);
 }
 
 static void list_aes(void)
 {
     for (size_t i = 0; i < casm_aes_impl_count; i++)
         list_entry(casm_aes_impls[i]->name, casm_aes_impls[i]->force_clear,
-                   casm_aes_impls[i]->need, casm_aes_impls[i]->need_name);
+                   casm_aes_impls[i]->need, casm_aes_impls[i]->avoid,
+                   casm_aes_impls[i]->need_name);
 }
 
 static void list_sha1(void)
 {
     for (size_t i = 0; i < casm_sha1_impl_count; i++)
         list_entry(casm_sha1_impls[i]->name, casm_sha1_impls[i]->force_clear,
-                   casm_sha1_impls[i]->need, casm_sha1_impls[i]->need_name);
+                   casm_sha1_impls[i]->need, casm_sha1_impls[i]->avoid,
+                   casm_sha1_impls[i]->need_name);
 }
 
 const struct casm_aes_impl *impl_cli_aes(int argc, char **argv)

@@ -54,13 +54,14 @@ my @MODELS = qw(Nehalem Westmere SandyBridge Haswell Skylake-Client EPYC-Rome ma
 my %registry = map { $_ => [ registry("$build/test/$_") ] } @PROGS;
 
 # What each cpu_paths call must enter: aesni-x86_64 takes zmm with VAES
-# and AVX-512 F/BW/VL, else ymm with VAES and AVX2, else xmm; XTS also
+# and AVX-512 F/BW/VL but for an Intel CPU (OpenSSL's Intel bit; the
+# declaration's avoid=intel), else ymm with VAES and AVX2, else xmm; XTS also
 # needs VPCLMULQDQ for a wide path, OCB has no zmm path; without AES-NI
 # the calls are not made ('-').  sha1_block_data_order takes the first
 # variant whose features are all present.
 sub expected_paths {
     my ($caps) = @_;
-    my $zmm = has($caps, qw(avx512f avx512bw avx512vl vaes));
+    my $zmm = has($caps, qw(avx512f avx512bw avx512vl vaes)) && !has($caps, 'intel');
     my $ymm = has($caps, qw(avx2 vaes));
     my $clmul = has($caps, 'vpclmulqdq');
     my $block = $zmm ? 'zmm' : $ymm ? 'ymm' : 'xmm';
@@ -95,6 +96,16 @@ if (has($native_caps, 'avx512f')) {
     push @runs, { name => "native $m", prefix => [], env => { OPENSSL_ia32cap => $m } };
 } else {
     result(1, 'native with AVX-512F masked', 'SKIP this CPU has no AVX-512F');
+}
+# The vendor flipped, natively: OpenSSL's Intel bit decides the width on
+# a CPU with zmm VAES (avoid=intel), so both settings run here, whichever
+# the CPU is.  Setting it is an OPENSSL_ia32cap value that overwrites
+# words 0-3 with the CPU's own plus that bit.
+{
+    my @w = @$native_caps;
+    my $flip = has($native_caps, 'intel') ? Common::IA32Cap::clear_mask('intel')
+             : sprintf('0x%x:0x%x', $w[1] << 32 | $w[0] | 1 << 30, $w[3] << 32 | $w[2]);
+    push @runs, { name => "native $flip", prefix => [], env => { OPENSSL_ia32cap => $flip } };
 }
 # Each registry entry's force mask, natively: the registry calls the
 # variants' fixed paths, so these runs are what shows that OpenSSL's

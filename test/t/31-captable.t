@@ -187,18 +187,23 @@ for my $kind ([ aes => 'kat_aes' ], [ sha1 => 'kat_sha1' ]) {
         my ($name) = $body =~ /\.name = "([^"]+)"/;
         my ($need) = $body =~ /CAPSET_NEED\(([^)]*)\)/;
         my ($force) = $body =~ /\.force_clear = (.*?),\n/;
+        my ($avoid) = $body =~ /\.avoid = CAPSET\(([^)]*)\)/;
         $src{$name} = { need => words_of(split /\s*,\s*/, $need // ''),
+                        avoid => words_of(split /\s*,\s*/, $avoid // ''),
                         force => force_words($force) };
     }
-    # NAME<TAB>MASK<TAB>four need words<TAB>their names (test/lib/impl_cli.c).
-    my @listed = map { my ($n, $m, $w, $t) = split /\t/; [ $n, $m, [ map { hex } split ' ', $w ], $t ] }
+    # NAME<TAB>MASK<TAB>four need words<TAB>their names<TAB>four avoid words
+    # (test/lib/impl_cli.c).
+    my @listed = map { my ($n, $m, $w, $t, $a) = split /\t/;
+                       [ $n, $m, [ map { hex } split ' ', $w ], $t, [ map { hex } split ' ', $a // '' ] ] }
                  split /\n/, `$build/test/$prog --list`;
     ok(@listed > 0, "$prog --list names entries");
     for my $e (@listed) {
-        my ($name, $mask, $need, $need_name) = @$e;
+        my ($name, $mask, $need, $need_name, $avoid) = @$e;
         my $s = $src{$name};
         ok($s, "$type $name is an entry of registry.c") or next;
         is("@$need", "@{ $s->{need} }", "$type $name: needs exactly its named capabilities");
+        is("@$avoid", "@{ $s->{avoid} }", "$type $name: avoids exactly its named capabilities");
         # The text a SKIP message prints names exactly the bits needed.
         my $named = eval { words_of(split /\s*,\s*/, $need_name // '') };
         ok($named && "@$named" eq "@$need",

@@ -26,6 +26,11 @@
 #                            row: its name in the registry (default NAME).
 #                            select: the value an in-body entry passes
 #                            for it (X64::Dispatch::selector_entries).
+#                            avoid: on a CPU with all of CAPS the
+#                            dispatching entries and the registry's
+#                            default pass it over (it runs there, but a
+#                            later variant is as fast); its fixed path
+#                            and its registry row still take it.
 #   entry SYMBOL slot=SLOT [variants=LIST] [needs=CAPS] [min=N]
 #                            a dispatching entry: OpenSSL's SYMBOL chooses
 #                            among LIST (default: every variant) and
@@ -75,7 +80,7 @@ sub read_file {
     open(my $fh, '<', $file) or die "$file: $!\n";
     my $d = bless { file => $file, needs => [], variants => [], entries => [],
                     calls => [], rules => {} }, __PACKAGE__;
-    my %ATTRS = (table => [qw(order)], variant => [qw(needs force row select)],
+    my %ATTRS = (table => [qw(order)], variant => [qw(needs force row select avoid)],
                  entry => [qw(slot variants needs min)], call => [qw(variants wrap)],
                  rule => [qw(needs)], needs => []);
     while (my $line = <$fh>) {
@@ -104,7 +109,8 @@ sub read_file {
             die "$where: variant $pos[0] twice\n" if $d->variant($pos[0]);
             push @{ $d->{variants} }, { name => $pos[0], needs => _caps($where, $a{needs}),
                 force => defined $a{force} && $a{force} ne '-' ? _caps($where, $a{force}) : undef,
-                row => $a{row} // $pos[0], select => $a{select} };
+                row => $a{row} // $pos[0], select => $a{select},
+                avoid => _caps($where, $a{avoid} // '-') };
         } elsif ($kw eq 'entry') {
             die "$where: entry SYMBOL slot=SLOT\n" unless @pos == 1 && defined $a{slot};
             push @{ $d->{entries} }, { symbol => $pos[0], slot => $a{slot}, min => $a{min},
@@ -168,6 +174,14 @@ sub tested_caps {
     my ($d, $symbol, $variant) = @_;
     return () if $variant eq $d->last_variant->{name};
     return (@{ $d->variant($variant)->{needs} }, @{ $d->entry($symbol)->{needs} });
+}
+
+# What makes the entries pass VARIANT over (none for the last variant,
+# which they take when all else fails).
+sub avoided_caps {
+    my ($d, $variant) = @_;
+    return () if $variant eq $d->last_variant->{name};
+    return @{ $d->variant($variant)->{avoid} };
 }
 
 # A registry row's needs: the module's, the variant's and, but for the

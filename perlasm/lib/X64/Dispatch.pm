@@ -40,12 +40,29 @@ sub unless_caps_goto {
 # (they must lie in one word); $reg is clobbered.
 sub if_rule_goto {
     my ($decl, $name, $reg, $target) = @_;
-    my @wm = Common::Dispatch::word_masks($decl->rule_caps($name));
-    die "$decl->{file}: rule $name spans more than one capability word\n" unless @wm == 1;
+    return if_caps_goto($reg, $target, "$decl->{file}: rule $name", $decl->rule_caps($name));
+}
+
+# Jumps to $target when all of CAPS (in one word; $what names them in the
+# error) are present; $reg is clobbered.  No CAPS: nothing.
+sub if_caps_goto {
+    my ($reg, $target, $what, @caps) = @_;
+    return '' unless @caps;
+    my @wm = Common::Dispatch::word_masks(@caps);
+    die "$what spans more than one capability word\n" unless @wm == 1;
     my ($w, $m) = @{ $wm[0] };
     my $t = "\tmov\t$CAP+" . 4 * $w . "(%rip),$reg\n";
     return $t . sprintf("\ttest\t\$0x%x,%s\n\tjnz\t%s\n", $m, $reg, $target) if ($m & ($m - 1)) == 0;
     return $t . sprintf("\tand\t\$0x%x,%s\n\tcmp\t\$0x%x,%s\n\tje\t%s\n", $m, $reg, $m, $reg, $target);
+}
+
+# Falls through when the entry $symbol takes variant $v by itself: its
+# needs are present and what it avoids is not; else jumps to $skip.
+sub _take_unless {
+    my ($decl, $symbol, $v, $reg, $skip) = @_;
+    return unless_caps_goto($reg, $skip, $decl->tested_caps($symbol, $v->{name}))
+         . if_caps_goto($reg, $skip, "$decl->{file}: variant $v->{name}'s avoid",
+                        $decl->avoided_caps($v->{name}));
 }
 
 # The head of an exported frameless function.
@@ -66,7 +83,7 @@ sub tail_dispatcher {
     my $t = _frameless($symbol, 0);
     for my $v (@v[0 .. $#v - 1]) {
         my $skip = ".L${symbol}_not_$v->{name}";
-        $t .= unless_caps_goto($reg, $skip, $decl->tested_caps($symbol, $v->{name}))
+        $t .= _take_unless($decl, $symbol, $v, $reg, $skip)
             . "\tjmp\t" . $decl->fixed_symbol($symbol, $v->{name}) . "\n$skip:\n";
     }
     return $t . "\tjmp\t" . $decl->fixed_symbol($symbol, $v[-1]{name}) . "\n" . _end($symbol);
@@ -116,7 +133,7 @@ sub select_variant {
     $t .= "\tcmp\t\$$_->{select},$reg\n\tje\t" . ($a{targets}{ $_->{name} } // $a{last}) . "\n" for @v;
     for my $v (@v[0 .. $#v - 1]) {
         my $skip = ".L${symbol}_not_$v->{name}";
-        $t .= unless_caps_goto($reg, $skip, $decl->tested_caps($symbol, $v->{name}))
+        $t .= _take_unless($decl, $symbol, $v, $reg, $skip)
             . "\tjmp\t$a{targets}{ $v->{name} }\n$skip:\n";
     }
     return "$t$a{last}:\n";

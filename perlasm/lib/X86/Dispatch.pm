@@ -39,10 +39,21 @@ sub unless_caps_goto {
     }
 }
 
+# The 32-bit layer writes no variant's avoid= (no 32-bit module declares
+# one): it refuses a declaration that does rather than ignore it.
+sub _no_avoid {
+    my ($decl) = @_;
+    for my $v ($decl->variants) {
+        die "$decl->{file}: variant $v->{name}: the 32-bit layer does not write avoid=\n"
+            if $decl->avoided_caps($v->{name});
+    }
+}
+
 # Falls through when the CPU has what VARIANT needs, else jumps to $skip;
 # $reg is clobbered (flags-only tests of memory).
 sub unless_variant_goto {
     my ($decl, $variant, $reg, $skip) = @_;
+    _no_avoid($decl);
     load_caps($reg);
     unless_caps_goto(base => $reg, skip => $skip, caps => $decl->variant($variant)->{needs});
 }
@@ -69,6 +80,7 @@ sub tail_dispatcher {
     my @v = grep { $built{ $_->{name} } } $decl->entry_variants($symbol);
     die "$decl->{file}: $symbol without its last variant\n"
         unless @v && $v[-1] == $decl->last_variant;
+    _no_avoid($decl);
     declare_caps() if @v > 1;
     main::hidden(map { $decl->fixed_symbol($symbol, $_->{name}) } @v);
     main::function_begin_B($symbol);
