@@ -37,6 +37,7 @@ use Common::IA32Cap;
 use CpuMatrix qw(has run_kats words trace_row write_matrix);
 use ImplRuns qw(result registry run_child finish);
 use PathTrace;
+use IntelBit qw(intel_flipped);
 use QemuVaes qw(lane_faults);
 use Toolchain qw(tool missing);
 
@@ -99,13 +100,10 @@ if (has($native_caps, 'avx512f')) {
 }
 # The vendor flipped, natively: OpenSSL's Intel bit decides the width on
 # a CPU with zmm VAES (avoid=intel), so both settings run here, whichever
-# the CPU is.  Setting it is an OPENSSL_ia32cap value that overwrites
-# words 0-3 with the CPU's own plus that bit.
-{
-    my @w = @$native_caps;
-    my $flip = has($native_caps, 'intel') ? Common::IA32Cap::clear_mask('intel')
-             : sprintf('0x%x:0x%x', $w[1] << 32 | $w[0] | 1 << 30, $w[3] << 32 | $w[2]);
+if (defined(my $flip = intel_flipped($capdump, undef))) {
     push @runs, { name => "native $flip", prefix => [], env => { OPENSSL_ia32cap => $flip } };
+} else {
+    result(0, 'capdump gives the words for the run with the Intel bit flipped');
 }
 # Each registry entry's force mask, natively: the registry calls the
 # variants' fixed paths, so these runs are what shows that OpenSSL's

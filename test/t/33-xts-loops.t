@@ -6,10 +6,11 @@
 # aesni_xts_encrypt_body and aesni_xts_decrypt_body (disassembled from
 # build/test/cpu_paths) the choice is the only "test $BIT,%eax; jne I;
 # cmp $0x200,LEN; jb I" sequence, the eight-chain loop's set-up following
-# it.  Under gdb, `cpu_paths --only xts_enc` (and xts_dec, 71 blocks)
-# must reach exactly one of the two, the one the bit as the library sees
-# it names: as detected and with the bit inverted (IntelBit.pm), so this
-# machine checks both.
+# it.  Under gdb, `cpu_paths --only xts_enc_vaes512` (and xts_dec, the
+# zmm width's fixed paths, 71 blocks: OpenSSL's entries take ymm on
+# Intel) must reach exactly one of the two, the one the bit as the
+# library sees it names: as detected and with the bit inverted
+# (IntelBit.pm), so this machine checks both.
 #
 # SKIP: without gdb; on a CPU without the zmm XTS path's capabilities.
 use strict;
@@ -106,7 +107,7 @@ for my $mask (undef, $flipped // ()) {
     for my $call (qw(xts_enc xts_dec)) {
         my $body = $call eq 'xts_enc' ? 'aesni_xts_encrypt_body' : 'aesni_xts_decrypt_body';
         next unless $where{$body};
-        my ($eight, $two) = hits($call, $mask, @{ $where{$body} });
+        my ($eight, $two) = hits("${call}_vaes512", $mask, @{ $where{$body} });
         my $want = $intel ? 'the two-chain (Intel) loop' : 'the eight-chain loop';
         result(($intel ? $two && !$eight : $eight && !$two),
                "$call, $what: reaches $want (eight-chain set-up $eight, Intel loop $two hits)");
