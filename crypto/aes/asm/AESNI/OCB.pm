@@ -149,15 +149,7 @@ ___
     for my $j (1 .. 14) {
         $s .= "\tvpxor\t" . 16 * _ntz($j + 1) . "($R{ltab}),$t,$t\n\tvmovdqu\t$t," . ($DP + 16 * $j) . "(%rsp)\n";
     }
-    $s .= <<___;
-	vmovdqu	$t,${\ ($DP + 240) }(%rsp)
-	vinserti128	\$1,$offk0,$offk0_w,$offk0_w
-	vmovdqa	$sum,$sum			# clear the upper lane
-	vinserti128	\$1,$kd,$kd_w,$kd_w
-	sub	\$16,$R{len}
-.align	32
-$loop:
-___
+    $s .= "\tvmovdqu\t$t," . ($DP + 240) . "(%rsp)\n" . _ocb_loop_start($width, $loop);
     for my $k (0 .. 7) {
         if ($k < 7) {
             $s .= "\tvpxor\t" . ($DP + 32 * $k) . "(%rsp),$offk0_w,$off_w\n";
@@ -210,16 +202,8 @@ sub _ocb_groups512 {
         $s .= "\tvpxor\t" . 16 * _ntz($j + 1) . "($R{ltab}),$t,$t\n"
             . "\tvinserti32x4\t\$" . $j % 4 . ",$t,$tab[$j >> 2],$tab[$j >> 2]\n";
     }
-    $s .= <<___;
-	vinserti32x4	\$3,$t,$tab[7],$tab[7]
-	vshufi32x4	\$0,$offk0_w,$offk0_w,$offk0_w
-	vmovdqa	$sum,$sum			# clear the upper lanes
-	vshufi32x4	\$0,$kd_w,$kd_w,$kd_w
-	sub	\$32,$R{len}
-.align	32
-$loop:
-	$xor	$kd_w,$offk0_w,$kdoff_w
-___
+    $s .= "\tvinserti32x4\t\$3,$t,$tab[7],$tab[7]\n" . _ocb_loop_start($width, $loop)
+        . "\t$xor\t$kd_w,$offk0_w,$kdoff_w\n";
     for my $p (0 .. 3) {
         my ($a, $b) = (2 * $p, 2 * $p + 1);
         $s .= "\t$mov\t" . 64 * $_ . "($R{in}),$v[$_]\n" for $a, $b;
@@ -247,6 +231,21 @@ ___
     $s .= _ocb_loop_end($width, $loop);
     $s .= "\tvpxord\t$_,$_,$_\n" for $off_w, @lk, @tab;
     return "$s\tvzeroupper\n";
+}
+
+# Before a wide loop: offk0 and kd in every lane, the checksum's upper
+# lanes cleared, len counted down by a group.
+sub _ocb_loop_start {
+    my ($width, $loop) = @_;
+    my $g = 8 * $width->{nb};
+    my @s;
+    for my $n (@V{qw(offk0 sum kd)}) {
+        my ($x, $w) = ("%xmm$n", "%$width->{v}$n");
+        push @s, $n == $V{sum} ? "vmovdqa\t$x,$x\t\t\t# clear the upper lane" . ($g > 16 ? 's' : '')
+               : $g > 16       ? "vshufi32x4\t\$0,$w,$w,$w"
+               :                 "vinserti128\t\$1,$x,$w,$w";
+    }
+    return join('', map { "\t$_\n" } @s, "sub\t\$$g,$R{len}") . ".align\t32\n$loop:\n";
 }
 
 # A wide loop's branch back to $loop, then the checksum's lanes folded
