@@ -23,11 +23,13 @@
 # W = Offset ^ K0 (one XOR whitens a block with both); block j's last key
 # is W ^ (K0 ^ Klast), on the stack, so aesenclast applies the output XOR.
 # ntz(i) is tzcnt (bsf without BMI1: the same, i is never 0).  Groups of
-# four, two and one finish the call.  VAES (ymm, AVX2): from 16 blocks
-# on, two blocks a register, offsets from a per-call table (_ocb_wide),
-# the checksum per lane, folded before the xmm code takes the rest; the
-# hidden aesni_ocb_{en,de}crypt_vaes256 always take it, and NAME_xmm
-# never does, for the tests and the registry.
+# four, two and one finish the call.  VAES: from 16 blocks on, groups of
+# eight registers, two blocks a register (ymm, AVX2) or four (zmm,
+# AVX-512 F/BW/VL), offsets from a per-call table (_ocb_wide), the
+# checksum per lane, folded before the xmm code takes the rest; the
+# hidden aesni_ocb_{en,de}crypt_vaes512 and _vaes256 always take their
+# width (the zmm one hands what is too short for a zmm group to the ymm
+# code), and NAME_xmm never does, for the tests and the registry.
 package AESNI::OCB;
 use strict;
 use warnings;
