@@ -226,10 +226,11 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
 }
 
 /*
- * OCB bulk functions: 79 blocks from block 5 (zmm: a head of 28 in xmm,
- * one zmm group of 32, one ymm group of 16, then 3; ymm: a head of 12,
- * four groups of 16, then 3; else xmm groups of 8 then 4, 2 and 1), so
- * ntz(i) reaches 6, against the C model.  offset_i and checksum are
+ * OCB bulk functions: 79 blocks from block 5 (zmm: a head of 28, 12 in
+ * xmm and a ymm group of 16, then one zmm group of 32, one ymm group of
+ * 16 and 3 in xmm; ymm: a head of 12, four groups of 16, then 3; else xmm
+ * groups of 8 then 4, 2 and 1), so ntz(i) reaches 6, against the C
+ * model.  offset_i and checksum are
  * read and written, so they are reset before each of the two calls (ABI
  * checker, then unwind checker); the bytes are compared after the first.
  */

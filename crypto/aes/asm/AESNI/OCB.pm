@@ -28,8 +28,8 @@
 # AVX-512 F/BW/VL), offsets from a per-call table (_ocb_wide), the
 # checksum per lane, folded before the xmm code takes the rest; the
 # hidden aesni_ocb_{en,de}crypt_vaes512 and _vaes256 always take their
-# width (the zmm one hands what is too short for a zmm group to the ymm
-# code), and NAME_xmm never does, for the tests and the registry.
+# width (the zmm one hands what no zmm group takes to the ymm code), and
+# NAME_xmm never does, for the tests and the registry.
 package AESNI::OCB;
 use strict;
 use warnings;
@@ -91,9 +91,13 @@ my ($DP, $RESUME) = (256, 512);
 # the offset before the group and the fixed
 # X_j = L_[ntz(1)] ^ ... ^ L_[ntz(j + 1)], kept a register's lanes
 # together (X_{G-2} twice in the last), so each register costs one XOR;
-# only block G-1 needs tzcnt.  The blocks before the first such i (the
-# head, < G) go through the xmm code, which comes back through the
-# width's resume slot.
+# only block G-1 needs tzcnt.  What the groups cannot take goes to the
+# next narrower code (the ymm section's to the xmm code, the zmm
+# section's to the ymm section, which takes a group of sixteen where it
+# can): the head (the blocks before the
+# first such i, < G), after which the xmm code comes back through the
+# width's resume slot; the rest (< G) after the groups; and calls too
+# short for a group after their head.
 # Registers: 0-7 blocks, tk round keys, offk0 in every lane (its low
 # lane is the xmm code's), sum per lane, kd in every lane, t, u and wtmp
 # temporaries; k0 (xmm only) is the xmm code's K0, untouched here.
@@ -103,6 +107,7 @@ sub _ocb_wide {
     my $tag = $width->{bits} == 256 ? '' : $width->{bits};
     my $resume = $RESUME + ($tag ? 8 : 0);
     my ($none, $again) = map { $L->("$_$tag") } qw(wnone wa);
+    my $after = $tag ? $L->('w256') : $L->('x');
     my $s = <<___;
 ${\ $L->("w$width->{bits}") }:
 	lea	-1($R{index}),$R{tmp}
@@ -115,16 +120,11 @@ ${\ $L->("w$width->{bits}") }:
 	mov	$R{len},$resume(%rsp)
 	mov	$R{tmp},$R{len}
 	test	$R{len},$R{len}
-	jnz	${\ $L->('x') }
+	jnz	$after
 $again:
 	mov	$resume(%rsp),$R{len}
 	movq	\$0,$resume(%rsp)
 ___
-    # What is left (< G blocks) after the groups: the xmm code on ymm;
-    # on zmm the ymm section first, which takes one more group of
-    # sixteen when that many are left (i = 1 mod 32 is 1 mod 16), and
-    # takes the calls too short for a zmm group after their head.
-    my $after = $tag ? $L->('w256') : $L->('x');
     $s .= $tag ? _ocb_groups512($width, $op, $L) : _ocb_groups256($width, $op, $L);
     $s .= <<___;
 	jmp	$after
