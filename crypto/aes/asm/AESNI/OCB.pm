@@ -94,10 +94,9 @@ my ($DP, $RESUME) = (256, 512);
 # only block G-1 needs tzcnt.  What the groups cannot take goes to the
 # next narrower code (the ymm section's to the xmm code, the zmm
 # section's to the ymm section, which takes a group of sixteen where it
-# can): the head (the blocks before the
-# first such i, < G), after which the xmm code comes back through the
-# width's resume slot; the rest (< G) after the groups; and calls too
-# short for a group after their head.
+# can): the head (the blocks before the first such i, < G), after which
+# the xmm code comes back through the width's resume slot; the rest
+# (< G) after the groups; calls too short for a group after their head.
 # Registers: 0-7 blocks, tk round keys, offk0 in every lane (its low
 # lane is the xmm code's), sum per lane, kd in every lane, t, u and wtmp
 # temporaries; k0 (xmm only) is the xmm code's K0, untouched here.
