@@ -10,8 +10,9 @@
  *     same OCB over the C AES without a bulk function runs first, as a
  *     check of the driver itself.
  *  2. The bulk functions against the C model (support/lib/ocb_model.h) for
- *     every count 0..80 blocks and start_block_num values around powers of
- *     two up to 2^63 (so ntz(i) reaches 63), buffers unaligned or in place,
+ *     every count 0..80 blocks and start_block_num 1..33 (every alignment
+ *     of the wide paths' groups) and values around powers of two up to
+ *     2^63 (so ntz(i) reaches 63), buffers unaligned or in place,
  *     with L_ holding exactly the entries the call may need and ending at
  *     an unmapped page: reading one more is a fault, reported as a failure.
  *  3. Differential against OpenSSL's AES-OCB through EVP (libcrypto.so.3,
@@ -247,9 +248,9 @@ static void check_bulk(const char *name, const struct casm_aes_impl *impl)
 {
     static const unsigned shifts[] = { 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 31,
                                        32, 33, 40, 48, 56, 62, 63 };
-    uint64_t starts[64];
+    uint64_t starts[96];
     size_t ns = 0;
-    for (uint64_t s = 1; s <= 18; s++)
+    for (uint64_t s = 1; s <= 33; s++)        /* every i mod 32, the zmm groups' */
         starts[ns++] = s;
     for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
         uint64_t p = (uint64_t)1 << shifts[i];

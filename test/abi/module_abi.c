@@ -226,9 +226,11 @@ static void check_aes_bulk(const char *label, const struct casm_aes_impl *im,
 }
 
 /*
- * OCB bulk functions: 31 blocks from block 5 (where VAES runs: a head of
- * 12 in xmm, one ymm group of 16, then 3; else xmm groups of 8, 8, 8, 4, 2
- * and 1), so ntz(i) reaches 5, against the C model.  offset_i and checksum are
+ * OCB bulk functions: 79 blocks from block 5 (zmm: a head of 28, 12 in
+ * xmm and a ymm group of 16, then one zmm group of 32, one ymm group of
+ * 16 and 3 in xmm; ymm: a head of 12, four groups of 16, then 3; else xmm
+ * groups of 8 then 4, 2 and 1), so ntz(i) reaches 6, against the C
+ * model.  offset_i and checksum are
  * read and written, so they are reset before each of the two calls (ABI
  * checker, then unwind checker); the bytes are compared after the first.
  */
@@ -236,9 +238,9 @@ static void check_ocb(const char *label, const struct casm_aes_impl *im,
                       const AES_KEY *ek, const AES_KEY *dk,
                       const AES_KEY *ref_e, const AES_KEY *ref_d)
 {
-    enum { BLOCKS = 31, START = 5 };
+    enum { BLOCKS = 79, START = 5 };
     static unsigned char in[BLOCKS * 16 + 1], out[BLOCKS * 16], want[BLOCKS * 16];
-    static unsigned char l[6][16];
+    static unsigned char l[7][16];
     unsigned char off[16], sum[16], off_w[16], sum_w[16];
     char what[96], err[512];
     uint64_t ret;

@@ -78,8 +78,10 @@ static const struct entry entries[] = {
     E_XTS(aesni_xts_encrypt_vaes256, 256, 1),
     E_XTS(aesni_xts_decrypt, 0, 0), E_XTS(aesni_xts_decrypt_vaes512, 512, 0),
     E_XTS(aesni_xts_decrypt_vaes256, 256, 0),
-    E_OCB(aesni_ocb_encrypt, 0, 1), E_OCB(aesni_ocb_encrypt_vaes256, 256, 1),
-    E_OCB(aesni_ocb_decrypt, 0, 0), E_OCB(aesni_ocb_decrypt_vaes256, 256, 0),
+    E_OCB(aesni_ocb_encrypt, 0, 1), E_OCB(aesni_ocb_encrypt_vaes512, 512, 1),
+    E_OCB(aesni_ocb_encrypt_vaes256, 256, 1),
+    E_OCB(aesni_ocb_decrypt, 0, 0), E_OCB(aesni_ocb_decrypt_vaes512, 512, 0),
+    E_OCB(aesni_ocb_decrypt_vaes256, 256, 0),
 };
 #define NENTRIES (sizeof(entries) / sizeof(entries[0]))
 

@@ -56,9 +56,9 @@ my %registry = map { $_ => [ registry("$build/test/$_") ] } @PROGS;
 
 # What each cpu_paths call must enter: aesni-x86_64 takes zmm with VAES
 # and AVX-512 F/BW/VL but for an Intel CPU (OpenSSL's Intel bit; the
-# declaration's avoid=intel), else ymm with VAES and AVX2, else xmm; XTS also
-# needs VPCLMULQDQ for a wide path, OCB has no zmm path; without AES-NI
-# the calls are not made ('-').  sha1_block_data_order takes the first
+# declaration's avoid=intel), else ymm with VAES and AVX2, else xmm; XTS
+# also needs VPCLMULQDQ for a wide path; without AES-NI the calls are not
+# made ('-').  sha1_block_data_order takes the first
 # variant whose features are all present.
 sub expected_paths {
     my ($caps) = @_;
@@ -68,7 +68,7 @@ sub expected_paths {
     my $block = $zmm ? 'zmm' : $ymm ? 'ymm' : 'xmm';
     my $xts = $clmul ? $block : 'xmm';
     my %p = (ecb_enc => $block, ecb_dec => $block, cbc_dec => $block, ctr32 => $block,
-             xts_enc => $xts, xts_dec => $xts, ocb_enc => $ymm ? 'ymm' : 'xmm');
+             xts_enc => $xts, xts_dec => $xts, ocb_enc => $block);
     $p{ocb_dec} = $p{ocb_enc};
     %p = map { $_ => '-' } keys %p unless has($caps, 'aesni');
     $p{sha1} = has($caps, qw(sha ssse3))                  ? 'shaext'

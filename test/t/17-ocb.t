@@ -4,10 +4,11 @@
 # against a C model, and a differential against OpenSSL's AES-OCB
 # (build/test/ocb; see test/ocb.c).  OPENSSL_ia32cap unset, so every entry
 # with OCB bulk functions that the CPU has is reached (aesni_ocb_encrypt
-# itself takes the ymm path from 16 blocks when VAES is there); then with
-# VAES cleared, so the xmm code runs for every length; then the same under
-# qemu-x86_64 -cpu Westmere: AES-NI without BMI1, where the tzcnt of the
-# bulk functions executes as bsf (fewer random cases: qemu is slower).
+# itself takes the widest VAES path from 16 blocks when VAES is there);
+# then with VAES cleared, so the xmm code runs for every length; then the
+# same under qemu-x86_64 -cpu Westmere: AES-NI without BMI1, where the
+# tzcnt of the bulk functions executes as bsf (fewer random cases: qemu
+# is slower).
 # SKIP for that run when qemu-x86_64 (qemu-user) is missing.  OCB_CASES,
 # OCB_SEED pass through.
 use strict;

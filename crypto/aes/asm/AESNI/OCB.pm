@@ -23,11 +23,13 @@
 # W = Offset ^ K0 (one XOR whitens a block with both); block j's last key
 # is W ^ (K0 ^ Klast), on the stack, so aesenclast applies the output XOR.
 # ntz(i) is tzcnt (bsf without BMI1: the same, i is never 0).  Groups of
-# four, two and one finish the call.  VAES (ymm, AVX2): from 16 blocks
-# on, two blocks a register, offsets from a per-call table (_ocb_wide),
-# the checksum per lane, folded before the xmm code takes the rest; the
-# hidden aesni_ocb_{en,de}crypt_vaes256 always take it, and NAME_xmm
-# never does, for the tests and the registry.
+# four, two and one finish the call.  VAES: from 16 blocks on, groups of
+# eight registers, two blocks a register (ymm, AVX2) or four (zmm,
+# AVX-512 F/BW/VL), offsets from a per-call table (_ocb_wide), the
+# checksum per lane, folded before the xmm code takes the rest; the
+# hidden aesni_ocb_{en,de}crypt_vaes512 and _vaes256 always take their
+# width (the zmm one hands what no zmm group takes to the ymm code), and
+# NAME_xmm never does, for the tests and the registry.
 package AESNI::OCB;
 use strict;
 use warnings;
@@ -78,61 +80,77 @@ sub _ocb_group {
 }
 
 # Stack: last round keys at 0 (16 bytes per block, 32 per ymm pair),
-# the wide path's offset table at $DP, and at $RESUME the blocks the wide
-# path takes back after an xmm head (0: none).
+# the ymm path's offset table at $DP, and at $RESUME the blocks the ymm
+# path takes back after an xmm head, at $RESUME + 8 the zmm path's (0:
+# none).
 my ($DP, $RESUME) = (256, 512);
 
-# The ymm path.  Groups of sixteen start at a block i = 1 mod 16, where
-# ntz(i + j) = ntz(j + 1) for j < 15: the offsets of blocks 0..14 of a
-# group are P ^ X_j with P the offset before the group and the fixed
-# X_j = L_[ntz(1)] ^ ... ^ L_[ntz(j + 1)], kept in pairs at $DP (X_14
-# twice in the last pair), so each pair costs one XOR; only block 15 needs
-# tzcnt.  The blocks before the first such i (the head, < 16) go through
-# the xmm code, which comes back here through $RESUME.
-# Registers: ymm0-7 blocks, tk round keys, offk0 in both lanes (its low
-# lane is the xmm code's), sum per lane, kd in both lanes, t, u and wtmp
-# temporaries; k0 (xmm only) is the xmm code's K0.
+# The wide paths.  Groups of G = 8 nb blocks (16 on ymm, 32 on zmm)
+# start at a block i = 1 mod G, where ntz(i + j) = ntz(j + 1) for
+# j < G - 1: the offsets of blocks 0..G-2 of a group are P ^ X_j with P
+# the offset before the group and the fixed
+# X_j = L_[ntz(1)] ^ ... ^ L_[ntz(j + 1)], kept a register's lanes
+# together (X_{G-2} twice in the last), so each register costs one XOR;
+# only block G-1 needs tzcnt.  What the groups cannot take goes to the
+# next narrower code (the ymm section's to the xmm code, the zmm
+# section's to the ymm section, which takes a group of sixteen where it
+# can): the head (the blocks before the first such i, < G), after which
+# the xmm code comes back through the width's resume slot; the rest
+# (< G) after the groups; calls too short for a group after their head.
+# Registers: 0-7 blocks, tk round keys, offk0 in every lane (its low
+# lane is the xmm code's), sum per lane, kd in every lane, t, u and wtmp
+# temporaries; k0 (xmm only) is the xmm code's K0, untouched here.
 sub _ocb_wide {
     my ($width, $op, $L) = @_;
-    die "ocb: only the ymm width is written" unless $width->{nb} == 2;
+    my $g = 8 * $width->{nb};
+    my $tag = $width->{bits} == 256 ? '' : $width->{bits};
+    my $resume = $RESUME + ($tag ? 8 : 0);
+    my ($none, $again) = map { $L->("$_$tag") } qw(wnone wa);
+    my $after = $tag ? $L->('w256') : $L->('x');
+    my $s = <<___;
+${\ $L->("w$width->{bits}") }:
+	lea	-1($R{index}),$R{tmp}
+	neg	$R{tmp}
+	and	\$${\ ($g - 1) },$R{tmp32}			# the head
+	sub	$R{tmp},$R{len}
+	jb	$none
+	cmp	\$$g,$R{len}
+	jb	$none
+	mov	$R{len},$resume(%rsp)
+	mov	$R{tmp},$R{len}
+	test	$R{len},$R{len}
+	jnz	$after
+$again:
+	mov	$resume(%rsp),$R{len}
+	movq	\$0,$resume(%rsp)
+___
+    $s .= $tag ? _ocb_groups512($width, $op, $L) : _ocb_groups256($width, $op, $L);
+    $s .= <<___;
+	jmp	$after
+$none:
+	add	$R{tmp},$R{len}
+	jmp	$after
+___
+    return $s;
+}
+
+# The ymm groups: offsets in pairs at $DP, the last round keys in the
+# frame (registers 0-15 are all VEX can name).
+sub _ocb_groups256 {
+    my ($width, $op, $L) = @_;
     my $y = sub { "%$width->{v}$V{$_[0]}" };
     my @v = map { "%$width->{v}$_" } 0 .. 7;
     my ($offk0_w, $sum_w, $kd_w, $lnext_w, $prev_w, $off_w) = map { $y->($_) } qw(offk0 sum kd t u wtmp);
     my $enc = $op eq 'aesenc';
-    my ($none, $loop) = map { $L->($_) } qw(wnone wloop);
+    my $loop = $L->('wloop');
     my $s = <<___;
-${\ $L->('w256') }:
-	lea	-1($R{index}),$R{tmp}
-	neg	$R{tmp}
-	and	\$15,$R{tmp32}			# the head
-	sub	$R{tmp},$R{len}
-	jb	$none
-	cmp	\$16,$R{len}
-	jb	$none
-	mov	$R{len},$RESUME(%rsp)
-	mov	$R{tmp},$R{len}
-	test	$R{len},$R{len}
-	jnz	${\ $L->('x') }
-${\ $L->('wa') }:
-	mov	$RESUME(%rsp),$R{len}
-	movq	\$0,$RESUME(%rsp)
 	vmovdqu	($R{ltab}),$t			# X_0 .. X_14
 	vmovdqu	$t,$DP(%rsp)
 ___
     for my $j (1 .. 14) {
-        my $ntz = 0;
-        $ntz++ until ($j + 1) >> $ntz & 1;
-        $s .= "\tvpxor\t" . 16 * $ntz . "($R{ltab}),$t,$t\n\tvmovdqu\t$t," . ($DP + 16 * $j) . "(%rsp)\n";
+        $s .= "\tvpxor\t" . 16 * _ntz($j + 1) . "($R{ltab}),$t,$t\n\tvmovdqu\t$t," . ($DP + 16 * $j) . "(%rsp)\n";
     }
-    $s .= <<___;
-	vmovdqu	$t,${\ ($DP + 240) }(%rsp)
-	vinserti128	\$1,$offk0,$offk0_w,$offk0_w
-	vmovdqa	$sum,$sum			# clear the upper lane
-	vinserti128	\$1,$kd,$kd_w,$kd_w
-	sub	\$16,$R{len}
-.align	32
-$loop:
-___
+    $s .= "\tvmovdqu\t$t," . ($DP + 240) . "(%rsp)\n" . _ocb_loop_start($width, $loop);
     for my $k (0 .. 7) {
         if ($k < 7) {
             $s .= "\tvpxor\t" . ($DP + 32 * $k) . "(%rsp),$offk0_w,$off_w\n";
@@ -155,35 +173,113 @@ ___
         $s .= "\tvpxor\t$v[$k],$sum_w,$sum_w\n" unless $enc;
         $s .= "\tvmovdqu\t$v[$k]," . 32 * $k . "($R{out})\n";
     }
-    $s .= <<___;
-	lea	256($R{in}),$R{in}
-	lea	256($R{out}),$R{out}
-	sub	\$16,$R{len}
-	jae	$loop
-	add	\$16,$R{len}
-	vextracti128	\$1,$sum_w,$t
-	vpxor	$t,$sum,$sum
-	vpxor	$off_w,$off_w,$off_w		# the upper key slots and the table
-___
+    $s .= _ocb_loop_end($width, $loop)
+        . "\tvpxor\t$off_w,$off_w,$off_w\t\t# the upper key slots and the table\n";
     $s .= "\tvmovdqu\t$off_w," . $_ . "(%rsp)\n" for map { 128 + 32 * $_ } 0 .. 11;
-    $s .= <<___;
-	vzeroupper
-	jmp	${\ $L->('x') }
-$none:
-	add	$R{tmp},$R{len}
-	jmp	${\ $L->('x') }
-___
-    return $s;
+    return "$s\tvzeroupper\n";
+}
+
+# The zmm groups.  EVEX names registers 16-31 (caller-saved on both
+# ABIs): the table X_0 .. X_30 stays in 24-31 and each register's last
+# round key (its offsets ^ Klast) in 16-23, so the loop stores nothing
+# but output and reads nothing but input and round keys.  Each register
+# takes two ternary ops: block ^ (P ^ K0) ^ X, and (P ^ K0 ^ Kd) ^ X
+# with P ^ K0 ^ Kd made once a group.  The checksum takes one ternary
+# op per two registers.  Register 7 is X_28, X_29, X_30, X_30 ^ L_[ntz]:
+# its fourth lane is the next group's P, broadcast from it.  Every
+# register that held offsets or L_ entries is cleared after the loop.
+sub _ocb_groups512 {
+    my ($width, $op, $L) = @_;
+    my $z = sub { "%$width->{v}$_[0]" };
+    my @v = map { $z->($_) } 0 .. 7;
+    my @lk = map { $z->($_) } 16 .. 23;
+    my @tab = map { $z->($_) } 24 .. 31;
+    my ($offk0_w, $sum_w, $kd_w, $lnext_w, $kdoff_w, $off_w) = map { $z->($V{$_}) } qw(offk0 sum kd t u wtmp);
+    my ($xor, $mov) = @$width{qw(xor mov)};
+    my $enc = $op eq 'aesenc';
+    my $loop = $L->('wloop512');
+    my $s = "\tvmovdqu\t($R{ltab}),$t\t\t\t# X_0 .. X_30\n\tvinserti32x4\t\$0,$t,$tab[0],$tab[0]\n";
+    for my $j (1 .. 30) {
+        $s .= "\tvpxor\t" . 16 * _ntz($j + 1) . "($R{ltab}),$t,$t\n"
+            . "\tvinserti32x4\t\$" . $j % 4 . ",$t,$tab[$j >> 2],$tab[$j >> 2]\n";
+    }
+    $s .= "\tvinserti32x4\t\$3,$t,$tab[7],$tab[7]\n" . _ocb_loop_start($width, $loop)
+        . "\t$xor\t$kd_w,$offk0_w,$kdoff_w\n";
+    for my $p (0 .. 3) {
+        my ($a, $b) = (2 * $p, 2 * $p + 1);
+        $s .= "\t$mov\t" . 64 * $_ . "($R{in}),$v[$_]\n" for $a, $b;
+        $s .= "\tvpternlogq\t\$0x96,$v[$b],$v[$a],$sum_w\n" if $enc;
+        for my $k ($a, $b) {
+            if ($k < 7) {
+                $s .= "\tvpternlogq\t\$0x96,$tab[$k],$offk0_w,$v[$k]\n\t$xor\t$tab[$k],$kdoff_w,$lk[$k]\n";
+                next;
+            }
+            # block 31: the one ntz that varies
+            $s .= "\tlea\t31($R{index}),$R{tmp}\n\ttzcnt\t$R{tmp},$R{tmp}\n\tshl\t\$4,$R{tmp}\n"
+                . "\t$width->{bcast}\t($R{ltab},$R{tmp}),$lnext_w\n"
+                . "\t$xor\t$tab[7],$offk0_w,$off_w\n"
+                . "\tvshufi32x4\t\$0xff,$off_w,$off_w,$kdoff_w\n"
+                . "\t$xor\t$lnext_w,$kdoff_w,$offk0_w\n"
+                . "\tvinserti32x4\t\$3,$offk0,$off_w,$off_w\n"
+                . "\t$xor\t$off_w,$v[$k],$v[$k]\n\t$xor\t$kd_w,$off_w,$lk[$k]\n";
+        }
+    }
+    $s .= "\tadd\t\$32,$R{index}\n";
+    $s .= mid_rounds($width, $op, \%R, $z->($V{tk}), @v);
+    $s .= "\tv${op}last\t$lk[$_],$v[$_],$v[$_]\n" for 0 .. 7;
+    $s .= "\tvpternlogq\t\$0x96,$v[2 * $_ + 1],$v[2 * $_],$sum_w\n" for $enc ? () : 0 .. 3;
+    $s .= "\t$mov\t$v[$_]," . 64 * $_ . "($R{out})\n" for 0 .. 7;
+    $s .= _ocb_loop_end($width, $loop);
+    $s .= "\tvpxord\t$_,$_,$_\n" for $off_w, @lk, @tab;
+    return "$s\tvzeroupper\n";
+}
+
+# Before a wide loop: offk0 and kd in every lane, the checksum's upper
+# lanes cleared, len counted down by a group.
+sub _ocb_loop_start {
+    my ($width, $loop) = @_;
+    my $g = 8 * $width->{nb};
+    my @s;
+    for my $n (@V{qw(offk0 sum kd)}) {
+        my ($x, $w) = ("%xmm$n", "%$width->{v}$n");
+        push @s, $n == $V{sum} ? "vmovdqa\t$x,$x\t\t\t# clear the upper lane" . ($g > 16 ? 's' : '')
+               : $g > 16       ? "vshufi32x4\t\$0,$w,$w,$w"
+               :                 "vinserti128\t\$1,$x,$w,$w";
+    }
+    return join('', map { "\t$_\n" } @s, "sub\t\$$g,$R{len}") . ".align\t32\n$loop:\n";
+}
+
+# A wide loop's branch back to $loop, then the checksum's lanes folded
+# into the xmm code's.
+sub _ocb_loop_end {
+    my ($width, $loop) = @_;
+    my ($g, $bytes) = (8 * $width->{nb}, 8 * $width->{vb});
+    my %r = map { my $n = $V{$_}; ($_ => [ map { "%${_}mm$n" } qw(x y z) ]) } qw(t sum);
+    my $s = "\tlea\t$bytes($R{in}),$R{in}\n\tlea\t$bytes($R{out}),$R{out}\n"
+          . "\tsub\t\$$g,$R{len}\n\tjae\t$loop\n\tadd\t\$$g,$R{len}\n";
+    $s .= "\tvextracti64x4\t\$1,$r{sum}[2],$r{t}[1]\n\tvpxor\t$r{t}[1],$r{sum}[1],$r{sum}[1]\n"
+        if $width->{bits} == 512;
+    return $s . "\tvextracti128\t\$1,$r{sum}[1],$r{t}[0]\n\tvpxor\t$r{t}[0],$r{sum}[0],$r{sum}[0]\n";
+}
+
+# The number of trailing zero bits of $n > 0.
+sub _ntz {
+    my ($n) = @_;
+    my $ntz = 0;
+    $ntz++ until $n >> $ntz & 1;
+    return $ntz;
 }
 
 # One function per direction, NAME_body, behind the entry points NAME,
-# NAME_vaes256 and NAME_xmm (vaes_entries); rax carries the width asked for up to
-# vaes_select, so nothing before it writes rax.
+# NAME_vaes512, NAME_vaes256 and NAME_xmm (vaes_entries); rax carries the
+# width asked for up to vaes_select, so nothing before it writes rax.
+# Returns the body up to its zmm section, a sub writing that section,
+# and the rest (see ocb_functions).
 sub _ocb_function {
     my ($name, $op) = @_;
     my $body = "${name}_body";
     my $L = sub { ".L${name}_$_[0]" };
-    my %wide_entry = (256 => $L->('w256'));
+    my %wide_entry = map { $_ => $L->("w$_") } 512, 256;
     my $select = vaes_select(name => $name, entries => \%wide_entry, count => $R{len},
                              xmm => $L->('x'));
     my $s = vaes_entries($name, $body) . <<___;
@@ -199,6 +295,7 @@ ${\ key_setup(\%R, $R{key}) }	movups	($R{key}),$k0
 	movdqu	($R{offset}),$offk0
 	pxor	$k0,$offk0
 	movq	\$0,$RESUME(%rsp)
+	movq	\$0,${\ ($RESUME + 8) }(%rsp)
 $select	sub	\$8,$R{len}
 	jb	${\ $L->('tail') }
 .align	16
@@ -216,6 +313,9 @@ ___
 	mov	$RESUME(%rsp),$R{len}		# after an xmm head: the wide groups
 	test	$R{len},$R{len}
 	jnz	${\ $L->('wa') }
+	mov	${\ ($RESUME + 8) }(%rsp),$R{len}
+	test	$R{len},$R{len}
+	jnz	${\ $L->('wa512') }
 	pxor	$k0,$offk0
 	movdqu	$offk0,($R{offset})
 	mov	\@arg8,$R{tmp}
@@ -227,18 +327,17 @@ ___
     $s .= <<___;
 ${\ $L->('ret') }:
 	.return
-${\ _ocb_wide(width(256), $op, $L) }.endfunction
 ___
-    return $s;
+    $s .= _ocb_wide(width(256), $op, $L);
+    return ($s, sub { _ocb_wide(width(512), $op, $L) }, ".endfunction\n");
 }
 
+# The zmm sections are written after the rest of both functions, so the
+# local labels before them keep their numbers (label() counts through
+# the whole module) and the xmm and ymm code stays as it was.
 sub ocb_functions {
-    my $s = '';
-    for my $f ([ 'aesni_ocb_encrypt', 'aesenc' ], [ 'aesni_ocb_decrypt', 'aesdec' ]) {
-        my ($name, $op) = @$f;
-        $s .= _ocb_function($name, $op);
-    }
-    return $s;
+    my @f = map { [ _ocb_function(@$_) ] } [ 'aesni_ocb_encrypt', 'aesenc' ], [ 'aesni_ocb_decrypt', 'aesdec' ];
+    return join '', map { $_->[0] . $_->[1]->() . $_->[2] } @f;
 }
 
 1;
