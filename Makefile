@@ -281,6 +281,15 @@ openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
 # --- OpenSSL's own x86_64 modules through our translator -------------------
+# make openssl-lib [OPENSSL_VERSION=3.5]: that release's libcrypto.so.3
+# (linux-x86_64, shared, no tests) built from the cached source into the
+# cache, beside it, for `bench --openssl` and `make bench`; nothing is
+# installed, the source is only read, and a library already built is kept
+# (tools/openssl-lib.sh).
+.PHONY: openssl-lib
+openssl-lib:
+	@sh tools/openssl-lib.sh $(OPENSSL_VERSION)
+
 # make openssl-xlate [OPENSSL_VERSION=3.5] [XLATE_ARGS="--modules aes-x86_64 --verbose"];
 # see tools/openssl-xlate.pl.  The last line counts the pairs equal to
 # OpenSSL's code (test/t/65-openssl-modules.t runs the same, as TAP).
@@ -370,6 +379,8 @@ help:
 	@echo '                  OPENSSL_VERSION=3.5 fetches 3.5 (Debian trixie'"'"'s) instead'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 or 3.5 tree, its tests run'
 	@echo '                  (DROPIN_TRANSLATOR=1 [OPENSSL_VERSION=3.5]: our translator behind its own modules)'
+	@echo '  openssl-lib     build OpenSSL'"'"'s libcrypto.so.3 from the cached source into the cache'
+	@echo '                  (OPENSSL_VERSION=3.5; make bench then compares with it too)'
 	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'
 	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
 	@echo '  openssl-unwind  the same modules with Win64 unwind from CFI alone: functions counted'
