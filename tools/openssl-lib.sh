@@ -26,25 +26,12 @@ set -u
 cache=${OPENSSL_SOURCE_CACHE:-${HOME:-/tmp}/.cache/perlasm-x86}
 here=$(dirname "$0")
 
-fail() {
-    echo "openssl-lib: $*" >&2
-    exit 2
-}
+fail() { echo "openssl-lib: $*" >&2; exit 2; }
+usage() { echo "usage: $0 [--cached] [3.0|3.5]" >&2; exit 2; }
 
-build=1
-if [ "${1:-}" = --cached ]; then
-    build=0
-    shift
-fi
-series=${1:-3.5}
-case "$series" in
-    3.0 | 3.5) ;;
-    *)
-        echo "usage: $0 [--cached] [3.0|3.5]" >&2
-        exit 2
-        ;;
-esac
-[ $# -le 1 ] || fail "one series at most"
+case "${1:-}" in --cached) build=0; shift ;; *) build=1 ;; esac
+[ $# -le 1 ] || usage
+case "${1:-3.5}" in 3.0 | 3.5) series=${1:-3.5} ;; *) usage ;; esac
 
 tree=$(sh "$here/openssl-source.sh" --cached "$series" 2>/dev/null) ||
     fail "no OpenSSL $series source in $cache: run \`make openssl-source OPENSSL_VERSION=$series\`, then \`make openssl-lib OPENSSL_VERSION=$series\`"

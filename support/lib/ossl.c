@@ -439,6 +439,11 @@ int ossl_symbols(const struct ossl_sym *syms, size_t n)
     return 0;
 }
 
+struct ossl_cipher *ossl_cipher_new_with(const struct ossl_sym *syms, size_t n)
+{
+    return ossl_symbols(syms, n) == 0 ? ossl_cipher_new() : NULL;
+}
+
 void *ossl_cipher_evp_ctx(struct ossl_cipher *c)
 {
     return c->ctx;

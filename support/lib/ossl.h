@@ -99,6 +99,9 @@ struct ossl_sym {
     const char *name;
 };
 int ossl_symbols(const struct ossl_sym *syms, size_t n);
+/* ossl_symbols, then a cipher context in the same library; NULL on
+ * failure, with why in ossl_error(). */
+struct ossl_cipher *ossl_cipher_new_with(const struct ossl_sym *syms, size_t n);
 int ossl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *ossl_cipher_evp_ctx(struct ossl_cipher *c);
 

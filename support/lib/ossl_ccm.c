@@ -33,16 +33,6 @@ struct ossl_ccm {
     struct ccm_calls evp;
 };
 
-static int load(struct ccm_calls *evp)
-{
-    const struct ossl_sym syms[] = {
-        { &evp->init, "EVP_CipherInit_ex" }, { &evp->update, "EVP_CipherUpdate" },
-        { &evp->ctrl, "EVP_CIPHER_CTX_ctrl" }, { &evp->ccm[0], "EVP_aes_128_ccm" },
-        { &evp->ccm[1], "EVP_aes_192_ccm" }, { &evp->ccm[2], "EVP_aes_256_ccm" },
-    };
-    return ossl_symbols(syms, sizeof(syms) / sizeof(syms[0]));
-}
-
 struct ossl_ccm *ossl_ccm_new(void)
 {
     struct ossl_ccm *c = calloc(1, sizeof(*c));
@@ -50,13 +40,14 @@ struct ossl_ccm *ossl_ccm_new(void)
         ossl_fail("out of memory");
         return NULL;
     }
-    if (load(&c->evp) != 0) {
+    const struct ossl_sym syms[] = {
+        { &c->evp.init, "EVP_CipherInit_ex" }, { &c->evp.update, "EVP_CipherUpdate" },
+        { &c->evp.ctrl, "EVP_CIPHER_CTX_ctrl" }, { &c->evp.ccm[0], "EVP_aes_128_ccm" },
+        { &c->evp.ccm[1], "EVP_aes_192_ccm" }, { &c->evp.ccm[2], "EVP_aes_256_ccm" },
+    };
+    c->cipher = ossl_cipher_new_with(syms, sizeof(syms) / sizeof(syms[0]));
+    if (c->cipher == NULL) {
         free(c);
-        return NULL;
-    }
-    if ((c->cipher = ossl_cipher_new()) == NULL) {
-        free(c);
-        ossl_fail("cannot make an EVP cipher context");
         return NULL;
     }
     c->ctx = ossl_cipher_evp_ctx(c->cipher);

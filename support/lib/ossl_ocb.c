@@ -35,17 +35,6 @@ struct ossl_ocb {
     struct ocb_calls evp;
 };
 
-static int load(struct ocb_calls *evp)
-{
-    const struct ossl_sym syms[] = {
-        { &evp->init, "EVP_CipherInit_ex" }, { &evp->ctrl, "EVP_CIPHER_CTX_ctrl" },
-        { &evp->update, "EVP_CipherUpdate" }, { &evp->final, "EVP_CipherFinal_ex" },
-        { &evp->ocb[0], "EVP_aes_128_ocb" }, { &evp->ocb[1], "EVP_aes_192_ocb" },
-        { &evp->ocb[2], "EVP_aes_256_ocb" },
-    };
-    return ossl_symbols(syms, sizeof(syms) / sizeof(syms[0]));
-}
-
 struct ossl_ocb *ossl_ocb_new(void)
 {
     struct ossl_ocb *c = calloc(1, sizeof(*c));
@@ -53,13 +42,15 @@ struct ossl_ocb *ossl_ocb_new(void)
         ossl_fail("out of memory");
         return NULL;
     }
-    if (load(&c->evp) != 0) {
+    const struct ossl_sym syms[] = {
+        { &c->evp.init, "EVP_CipherInit_ex" }, { &c->evp.ctrl, "EVP_CIPHER_CTX_ctrl" },
+        { &c->evp.update, "EVP_CipherUpdate" }, { &c->evp.final, "EVP_CipherFinal_ex" },
+        { &c->evp.ocb[0], "EVP_aes_128_ocb" }, { &c->evp.ocb[1], "EVP_aes_192_ocb" },
+        { &c->evp.ocb[2], "EVP_aes_256_ocb" },
+    };
+    c->cipher = ossl_cipher_new_with(syms, sizeof(syms) / sizeof(syms[0]));
+    if (c->cipher == NULL) {
         free(c);
-        return NULL;
-    }
-    if ((c->cipher = ossl_cipher_new()) == NULL) {
-        free(c);
-        ossl_fail("EVP_CIPHER_CTX_new failed");
         return NULL;
     }
     c->ctx = ossl_cipher_evp_ctx(c->cipher);
