@@ -362,7 +362,8 @@ help:
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  fuzz-long       every libFuzzer target (and the -m32 ones under qemu-i386) for'
 	@echo '                  FUZZ_LONG_SECONDS in all (default 3600), corpora in build/fuzz-long/'
-	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound,'
+	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL (and 3.5'"'"'s once openssl-lib'
+	@echo '                  built it), with ratios and the bound, over 16 stack placements,'
 	@echo '                  for what BENCH_ARGS selects (64-bit; writes only under build/)'
 	@echo '  bench-code-size the code size of every assembly path'
 	@echo '  bench-x86mca    the 32-bit aes-586 figures (beside OpenSSL'"'"'s aes-586 with its source)'
@@ -397,6 +398,7 @@ help:
 	@echo '  PREFIX DESTDIR      install location ($(PREFIX)); LIBDIR, INCDIR below it'
 	@echo '  VECTORS             test vector directory ($(VECTORS))'
 	@echo '  BENCH_ARGS          options for the benchmark (build/bench/bench --help)'
+	@echo '  BENCH_PLACEMENTS    make bench'"'"'s stack placements (default --placements 16; empty: one)'
 	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC FUZZ32_CC QEMU_I386 QEMU_X86_64 WINE64 VALGRIND ...'
 	@echo '                      optional tools (mk/toolchain.mk)'
 
