@@ -21,11 +21,12 @@
 #  - --placements 4: the header says so, each row's worst cell is the
 #    CSV's worst (which is >= the median), and a placement summary line
 #    per family gives the lowest median/worst of the CSV's rows;
-#  - two libraries (--openssl the system's and OpenSSL 3.5's, when
-#    `make openssl-lib OPENSSL_VERSION=3.5` has built it; else a SKIP):
-#    both named in the header, a column group each labelled with its
-#    version, CSV rows for each library with the version of its own file
-#    (the system's as a single-library run reports it, 3.5's as 3.5.N);
+#  - two libraries (--openssl the system's and a copy of it whose version
+#    text is changed, another file of the same soname; and the system's
+#    and OpenSSL 3.5's, when `make openssl-lib OPENSSL_VERSION=3.5` has
+#    built it, else a SKIP): both named in the header, a column group each
+#    labelled with its version, CSV rows for each library with the version
+#    of its own file (the system's as a single-library run reports it);
 #  - without a usable libcrypto.so.3 (a stand-in without its symbols on
 #    LD_LIBRARY_PATH): one line says so, our figures come without ratios;
 #    the same stand-in named by --openssl: exit 2, one line;
@@ -147,6 +148,7 @@ my @bad = (
     [ 'an --openssl library that does not exist', '/no/such/libcrypto.so.3', '--openssl',
       '/no/such/libcrypto.so.3' ],
     [ 'a third --openssl library', '--openssl', ('--openssl', 'libcrypto.so.3') x 3 ],
+    [ 'one library twice (nothing to tell apart)', 'libcrypto.so.3', ('--openssl', 'libcrypto.so.3') x 2 ],
 );
 for my $case (@bad) {
     my ($what, $word, @args) = @$case;
@@ -398,37 +400,71 @@ sub tiny_rows {
 }
 
 # --- two OpenSSL libraries ----------------------------------------------------------------------
-# The system's and OpenSSL 3.5's, built by make openssl-lib into the cache.
+# A run with --openssl libcrypto.so.3 --openssl $lib, whose version should
+# read $version: the header names both, every table has a column group per
+# library labelled with its version, and the CSV has rows of each library
+# with the version of its own file.
+sub two_libraries {
+    my ($what, $system, $lib, $version) = @_;
+    my $csv = "$dir/two.csv";
+    unlink $csv;
+    my ($rc, $out) = capture($bench, @tiny, '--impl', 'c', '--mode', 'xts-enc',
+                             '--openssl', 'libcrypto.so.3', '--openssl', $lib, '--csv', $csv);
+    result($rc == 0 && $out =~ /^  CPU: .*; reference: \Q$system\E /m
+           && $out =~ /^  second reference: \Q$version\E .*\(\Q$lib\E\)$/m,
+           "$what: the header names $system and $version ($lib)")
+        or print map { "#   $_\n" } split /\n/, $out;
+    my @heads = grep { /^ {29}\|/ } split /\n/, $out;
+    result(@heads == 2 && (grep { /\|\s+\Q$system\E\s+\|\s+\Q$version\E\s+\|/ } @heads) == @heads,
+           "$what: each table has a column group per library, labelled with its version")
+        or print map { "#   $_\n" } @heads;
+    my @want;
+    for my $mode (qw(cbc-enc xts-enc)) {
+        my $k = "aes,$mode,128,1024,1024";
+        push @want, "$k,c", ("$k,openssl\@c") x 2, table_column('c') ? ("$k,openssl\@table") x 2 : ();
+    }
+    my @rows = check_csv($what, $csv, mhz_of($out), @want);
+    my @libs = sort map { $_->{openssl} } grep { $_->{path} eq 'openssl@c' && $_->{mode} eq 'xts-enc' } @rows;
+    result("@libs" eq join(' ', sort($system, $version)),
+           "$what: the CSV gives each OpenSSL row its own library's version (@libs)");
+}
 {
+    my ($rc, $one) = capture($bench, @tiny, '--impl', 'c');
+    my ($system) = $one =~ /^  CPU: .*; reference: (OpenSSL \d+\.\d+\.\d+) /m;
+    my ($path) = $one =~ /^  CPU: .*; reference: .*\((\/.*)\)$/m;
+    # A copy of the system's library whose version text says 9 where it
+    # says the major version: another file of the same soname, loaded
+    # beside the system's, must answer with its own text.
+    my $copy = "$dir/other/libcrypto.so.3";
+    my $version;
+    if (!$have_ossl || !defined $system || !defined $path) {
+        result(1, 'two OpenSSL libraries', 'SKIP the system has no usable libcrypto.so.3');
+    } else {
+        mkdir "$dir/other";
+        open(my $in, '<:raw', $path) or die "$path: $!\n";
+        my $bytes = do { local $/; <$in> };
+        close $in;
+        ($version = $system) =~ s/^OpenSSL \d/OpenSSL 9/;
+        my $n = $bytes =~ s/\Q$system\E /$version /g;
+        open(my $outf, '>:raw', $copy) or die "$copy: $!\n";
+        print $outf $bytes;
+        close $outf;
+        if ($n != 1) {
+            result(1, 'two OpenSSL libraries', "SKIP the version text \"$system \" is not once in $path ($n)");
+        } else {
+            two_libraries('two libraries (the system\'s and a renamed copy)', $system, $copy, $version);
+        }
+    }
+    # The system's and OpenSSL 3.5's, built by make openssl-lib into the cache.
     my $lib35 = `sh '$root/tools/openssl-lib.sh' --cached 3.5 2>/dev/null`;
     chomp $lib35;
     my ($src35) = $lib35 =~ m{/lib-(3\.5\.\d+)/libcrypto\.so\.3$};
-    if (!$have_ossl || !defined $src35) {
-        result(1, 'two OpenSSL libraries', 'SKIP ' . (!$have_ossl ? 'the system has no usable libcrypto.so.3'
-               : 'OpenSSL 3.5\'s library is not built (make openssl-lib OPENSSL_VERSION=3.5)'));
+    if (!$have_ossl || !defined $system || !defined $src35) {
+        result(1, 'OpenSSL 3.5 beside the system\'s', 'SKIP ' . (!defined $src35
+               ? 'OpenSSL 3.5\'s library is not built (make openssl-lib OPENSSL_VERSION=3.5)'
+               : 'the system has no usable libcrypto.so.3'));
     } else {
-        my ($rc1, $one) = capture($bench, @tiny, '--impl', 'c');
-        my ($system) = $one =~ /^  CPU: .*; reference: (OpenSSL \S+) /m;
-        my $csv = "$dir/two.csv";
-        my ($rc, $out) = capture($bench, @tiny, '--impl', 'c', '--mode', 'xts-enc', '--size', '4096',
-                                 '--openssl', 'libcrypto.so.3', '--openssl', $lib35, '--csv', $csv);
-        result($rc == 0 && defined $system && $out =~ /^  CPU: .*; reference: \Q$system\E /m
-               && $out =~ /^  second reference: OpenSSL \Q$src35\E .*\(\Q$lib35\E\)$/m,
-               "two libraries: the header names $system and OpenSSL $src35 ($lib35)")
-            or print map { "#   $_\n" } split /\n/, $out;
-        my @heads = grep { /^ {29}\|/ } split /\n/, $out;
-        result(@heads && (grep { /\|\s+\Q$system\E\s+\|\s+OpenSSL \Q$src35\E\s+\|/ } @heads) == @heads,
-               'every table has a column group per library, labelled with its version')
-            or print map { "#   $_\n" } @heads;
-        my @want;
-        for my $mode (qw(cbc-enc xts-enc)) {
-            my $k = "aes,$mode,128," . ($mode eq 'cbc-enc' ? '1024,1024' : '4096,4096');
-            push @want, "$k,c", ("$k,openssl\@c") x 2, table_column('c') ? ("$k,openssl\@table") x 2 : ();
-        }
-        my @rows = check_csv('two libraries', $csv, mhz_of($out), @want);
-        my @libs = sort map { $_->{openssl} } grep { $_->{path} eq 'openssl@c' && $_->{mode} eq 'xts-enc' } @rows;
-        result("@libs" eq join(' ', sort($system, "OpenSSL $src35")),
-               "the CSV gives each OpenSSL row its own library's version (@libs)");
+        two_libraries('OpenSSL 3.5 beside the system\'s', $system, $lib35, "OpenSSL $src35");
     }
 }
 
