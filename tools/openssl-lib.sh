@@ -14,7 +14,8 @@
 # openssl-source); it is only read: the build is out of tree, in
 # lib-X.Y.Z.build/ under the cache, and only libcrypto.so.3 is kept, in
 # lib-X.Y.Z/, once the build has succeeded.  A library already there is
-# reused (a second run has nothing to do).  Its configuration directory is
+# reused (a second run has nothing to do); a build already running (its
+# lock, lib-X.Y.Z.lock) makes a second one stop.  Its configuration directory is
 # its own (lib-X.Y.Z/ssl), so it never reads the system's openssl.cnf.
 #
 # OPENSSL_SOURCE_CACHE  where trees and libraries are kept
@@ -54,6 +55,12 @@ command -v perl >/dev/null 2>&1 || fail "perl is needed to configure OpenSSL"
 command -v make >/dev/null 2>&1 || fail "make is needed to build OpenSSL"
 work=$dest.build
 log=$work/build.log
+# One build at a time: a second would remove the first one's tree.
+if command -v flock >/dev/null 2>&1; then
+    mkdir -p "$cache" || fail "cannot create $cache"
+    exec 9>"$cache/lib-$version.lock" || fail "cannot write $cache/lib-$version.lock"
+    flock -n 9 || fail "another build of OpenSSL $version's library is running (it holds $cache/lib-$version.lock)"
+fi
 rm -rf "$work"
 mkdir -p "$work" || fail "cannot create $work"
 echo "openssl-lib: building OpenSSL $version's libcrypto.so.3 from $tree in $work (log: $log)" >&2

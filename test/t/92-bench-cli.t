@@ -50,6 +50,9 @@
 #    and no output file;
 #  - tools/perf-table.pl on a two-library CSV with placements: a column
 #    pair per library, the worst column, the ranges per library;
+#  - tools/openssl-lib.sh (make openssl-lib) on a stand-in source tree:
+#    the messages without the source and before the build, the build out
+#    of tree keeping only the library, the second run doing nothing;
 #  - `make bench` runs only what BENCH_ARGS selects, over 16 placements,
 #    says in one line how to build OpenSSL 3.5's library when it is not
 #    built, fetches nothing and writes nothing outside the build (below).
@@ -552,6 +555,72 @@ sub two_libraries {
                "perf-table.pl, $what: exit 1, one line naming file and line, no output file")
             or print map { "#   $_\n" } "exit " . ($rc >> 8), @lines;
     }
+}
+
+# --- tools/openssl-lib.sh: OpenSSL's library built into the cache -------------------------------
+# Against a stand-in cache: an unpacked tree whose Configure writes a
+# Makefile that makes a stand-in libcrypto.so.3 (the real build takes
+# minutes).  Without the tree: exit 2, one line naming make openssl-source;
+# --cached before the build: exit 2, one line naming make openssl-lib; the
+# build: out of tree, the library in lib-3.5.N/ and nothing else kept, the
+# source untouched, Configure given linux-x86_64 shared no-tests and a
+# prefix in the cache; a second run: nothing to do, the same path.
+{
+    my $tool = "$root/tools/openssl-lib.sh";
+    my $cache = "$dir/lib-cache";
+    make_path($cache);
+    local $ENV{OPENSSL_SOURCE_CACHE} = $cache;
+    my ($rc, $out) = capture('sh', $tool, '3.5');
+    my @lines = split /\n/, $out;
+    result($rc >> 8 == 2 && @lines == 1 && $lines[0] =~ /make openssl-source OPENSSL_VERSION=3\.5/,
+           'openssl-lib.sh without the source: exit 2, one line naming make openssl-source')
+        or print map { "#   $_\n" } @lines;
+    my $tree = "$cache/openssl-3.5.99";
+    make_path($tree);
+    for ([ 'VERSION.dat', "MAJOR=3\nMINOR=5\nPATCH=99\n" ], [ '.unpacked', '' ],
+         [ 'Configure', <<'CONFIGURE' ]) {
+#!/usr/bin/perl
+# Stand-in: records its arguments in $CONFIGURE_ARGS, writes a Makefile
+# with build_libs.
+open(my $fh, '>', $ENV{CONFIGURE_ARGS}) or die; print $fh "@ARGV\n"; close $fh;
+open($fh, '>', 'Makefile') or die;
+print $fh "build_libs:\n\tprintf 'stand-in' > libcrypto.so.3\n";
+close $fh;
+CONFIGURE
+        open(my $fh, '>', "$tree/$_->[0]") or die "$tree/$_->[0]: $!\n";
+        print $fh $_->[1];
+        close $fh;
+    }
+    my $before = tree_listing($tree);
+    ($rc, $out) = capture('sh', $tool, '--cached', '3.5');
+    @lines = split /\n/, $out;
+    result($rc >> 8 == 2 && @lines == 1 && $lines[0] =~ /make openssl-lib OPENSSL_VERSION=3\.5/,
+           'openssl-lib.sh --cached before the build: exit 2, one line naming make openssl-lib')
+        or print map { "#   $_\n" } @lines;
+    my $lib = "$cache/lib-3.5.99/libcrypto.so.3";
+    local $ENV{CONFIGURE_ARGS} = "$dir/configure-args";
+    ($rc, $out) = capture('sh', $tool, '3.5');
+    my $args = -e $ENV{CONFIGURE_ARGS} ? do { open(my $fh, '<', $ENV{CONFIGURE_ARGS}) or die; <$fh> } : '';
+    result($args =~ /^linux-x86_64 shared no-tests --prefix=\Q$cache\E\/lib-3\.5\.99 --openssldir=\Q$cache\E\/lib-3\.5\.99\/ssl /,
+           'openssl-lib.sh configures linux-x86_64, shared, no tests, its prefix and configuration in the cache')
+        or print "#   Configure $args\n";
+    opendir(my $dh, $cache) or die;
+    my @kept = sort grep { !/^\.\.?$/ } readdir $dh;
+    opendir($dh, "$cache/lib-3.5.99") or die;
+    my @in_lib = sort grep { !/^\.\.?$/ } readdir $dh;
+    my $made = -s $lib ? do { open(my $fh, '<', $lib) or die; local $/; <$fh> } : '';
+    result($rc == 0 && $out =~ /^\Q$lib\E$/m && $out =~ /built \Q$lib\E/ && $made eq 'stand-in'
+           && "@in_lib" eq 'libcrypto.so.3' && !grep({ /\.build$/ } @kept)
+           && tree_listing($tree) eq $before,
+           'openssl-lib.sh builds out of tree: only lib-3.5.99/libcrypto.so.3 kept, the source untouched')
+        or print map { "#   $_\n" } "exit $rc", split(/\n/, $out), "kept: @kept", "in lib: @in_lib";
+    ($rc, $out) = capture('sh', $tool, '3.5');
+    result($rc == 0 && $out =~ /already built; nothing to do/ && $out =~ /^\Q$lib\E$/m,
+           'openssl-lib.sh run again: nothing to do, the same path')
+        or print map { "#   $_\n" } split /\n/, $out;
+    ($rc, $out) = capture('sh', $tool, '--cached', '3.5');
+    result($rc == 0 && $out eq "$lib\n", 'openssl-lib.sh --cached prints the library\'s path alone')
+        or print "#   $out\n";
 }
 
 # --- make bench: the selection only, nothing written outside the build ---------------------
