@@ -24,7 +24,6 @@ int reference_load(const struct bench_options *o, struct reference *r,
         }
         ossl_use(r->lib[i]);
         snprintf(r->version[i], sizeof(r->version[i]), "%s", ossl_version_short());
-        snprintf(r->path[i], sizeof(r->path[i]), "%s", ossl_path());
         for (size_t k = 0; k < i; k++)
             if (strcmp(r->version[k], r->version[i]) == 0) {
                 snprintf(err, errlen, "--openssl '%s' and '%s' are both %s: "

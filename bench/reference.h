@@ -16,7 +16,6 @@
 struct reference {
     struct ossl_lib *lib[OPT_MAX_OPENSSL];
     char version[OPT_MAX_OPENSSL][64];   /* "OpenSSL 3.0.13": the columns' label */
-    char path[OPT_MAX_OPENSSL][4096];    /* the file each was loaded from */
     size_t n;                            /* 0: none loaded */
 };
 
