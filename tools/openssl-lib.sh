@@ -13,9 +13,10 @@
 # The source comes from tools/openssl-source.sh --cached (fetched by make
 # openssl-source); it is only read: the build is out of tree, in
 # lib-X.Y.Z.build/ under the cache, and only libcrypto.so.3 is kept, in
-# lib-X.Y.Z/, once the build has succeeded.  A library already there is
-# reused (a second run has nothing to do); a build already running (its
-# lock, lib-X.Y.Z.lock) makes a second one stop.  Its configuration directory is
+# lib-X.Y.Z/, once the build has succeeded; an interrupted build goes on
+# where it stopped.  A library already there is reused (a second run has
+# nothing to do); a build already running (its lock, lib-X.Y.Z.lock)
+# makes a second one stop.  Its configuration directory is
 # its own (lib-X.Y.Z/ssl), so it never reads the system's openssl.cnf.
 #
 # OPENSSL_SOURCE_CACHE  where trees and libraries are kept
@@ -61,15 +62,24 @@ if command -v flock >/dev/null 2>&1; then
     exec 9>"$cache/lib-$version.lock" || fail "cannot write $cache/lib-$version.lock"
     flock -n 9 || fail "another build of OpenSSL $version's library is running (it holds $cache/lib-$version.lock)"
 fi
-rm -rf "$work"
-mkdir -p "$work" || fail "cannot create $work"
-echo "openssl-lib: building OpenSSL $version's libcrypto.so.3 from $tree in $work (log: $log)" >&2
-# Shared, no tests; prefix and configuration directory inside the cache so
-# the library never looks at the system's configuration or modules.
-(cd "$work" && perl "$tree/Configure" linux-x86_64 shared no-tests \
-    --prefix="$dest" --openssldir="$dest/ssl" --libdir=lib) >"$log" 2>&1 ||
-    fail "Configure failed; see $log"
-(cd "$work" && nice make -j"${OPENSSL_LIB_JOBS:-2}" build_libs) >>"$log" 2>&1 ||
+# A build that was interrupted after Configure (its Makefile is there)
+# goes on where it stopped; anything else starts afresh.
+if [ -f "$work/Makefile" ] && [ -f "$work/configdata.pm" ]; then
+    echo "openssl-lib: going on with the interrupted build of OpenSSL $version's libcrypto.so.3 in $work (log: $log)" >&2
+else
+    rm -rf "$work"
+    mkdir -p "$work" || fail "cannot create $work"
+    echo "openssl-lib: building OpenSSL $version's libcrypto.so.3 from $tree in $work (log: $log)" >&2
+    # Shared, no tests; prefix and configuration directory inside the cache
+    # so the library never looks at the system's configuration or modules.
+    (cd "$work" && perl "$tree/Configure" linux-x86_64 shared no-tests \
+        --prefix="$dest" --openssldir="$dest/ssl" --libdir=lib) >"$log" 2>&1 ||
+        fail "Configure failed; see $log"
+fi
+# The generated headers, then the shared library alone (not the static
+# one nor libssl, which would double the work).
+(cd "$work" && nice make build_generated &&
+    nice make -j"${OPENSSL_LIB_JOBS:-2}" libcrypto.so.3) >>"$log" 2>&1 ||
     fail "the build failed; see $log"
 [ -s "$work/libcrypto.so.3" ] || fail "the build made no libcrypto.so.3; see $log"
 mkdir -p "$dest" || fail "cannot create $dest"

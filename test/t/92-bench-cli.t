@@ -51,8 +51,9 @@
 #  - tools/perf-table.pl on a two-library CSV with placements: a column
 #    pair per library, the worst column, the ranges per library;
 #  - tools/openssl-lib.sh (make openssl-lib) on a stand-in source tree:
-#    the messages without the source and before the build, the build out
-#    of tree keeping only the library, the second run doing nothing;
+#    the messages without the source and before the build, Configure's
+#    arguments, the build out of tree keeping only the library, the second
+#    run doing nothing, an interrupted build going on without Configure;
 #  - `make bench` runs only what BENCH_ARGS selects, over 16 placements,
 #    says in one line how to build OpenSSL 3.5's library when it is not
 #    built, fetches nothing and writes nothing outside the build (below).
@@ -580,11 +581,12 @@ sub two_libraries {
     for ([ 'VERSION.dat', "MAJOR=3\nMINOR=5\nPATCH=99\n" ], [ '.unpacked', '' ],
          [ 'Configure', <<'CONFIGURE' ]) {
 #!/usr/bin/perl
-# Stand-in: records its arguments in $CONFIGURE_ARGS, writes a Makefile
-# with build_libs.
+# Stand-in: records its arguments in $CONFIGURE_ARGS, writes what
+# Configure leaves (configdata.pm, a Makefile with the two targets used).
 open(my $fh, '>', $ENV{CONFIGURE_ARGS}) or die; print $fh "@ARGV\n"; close $fh;
+open($fh, '>', 'configdata.pm') or die; close $fh;
 open($fh, '>', 'Makefile') or die;
-print $fh "build_libs:\n\tprintf 'stand-in' > libcrypto.so.3\n";
+print $fh "build_generated:\nlibcrypto.so.3:\n\tprintf 'stand-in' > libcrypto.so.3\n";
 close $fh;
 CONFIGURE
         open(my $fh, '>', "$tree/$_->[0]") or die "$tree/$_->[0]: $!\n";
@@ -618,6 +620,21 @@ CONFIGURE
     result($rc == 0 && $out =~ /already built; nothing to do/ && $out =~ /^\Q$lib\E$/m,
            'openssl-lib.sh run again: nothing to do, the same path')
         or print map { "#   $_\n" } split /\n/, $out;
+    # An interrupted build (Configure done, no library yet) goes on without
+    # configuring again.
+    unlink $lib, $ENV{CONFIGURE_ARGS};
+    make_path("$cache/lib-3.5.99.build");
+    for my $f ('configdata.pm', 'Makefile') {
+        open(my $fh, '>', "$cache/lib-3.5.99.build/$f") or die;
+        print $fh "build_generated:\nlibcrypto.so.3:\n\tprintf 'resumed' > libcrypto.so.3\n" if $f eq 'Makefile';
+        close $fh;
+    }
+    ($rc, $out) = capture('sh', $tool, '3.5');
+    $made = -s $lib ? do { open(my $fh, '<', $lib) or die; local $/; <$fh> } : '';
+    result($rc == 0 && $out =~ /going on with the interrupted build/ && $made eq 'resumed'
+           && !-e $ENV{CONFIGURE_ARGS} && !-e "$cache/lib-3.5.99.build",
+           'openssl-lib.sh after an interrupted build: goes on in its tree without Configure, then removes it')
+        or print map { "#   $_\n" } "exit $rc", split /\n/, $out;
     ($rc, $out) = capture('sh', $tool, '--cached', '3.5');
     result($rc == 0 && $out eq "$lib\n", 'openssl-lib.sh --cached prints the library\'s path alone')
         or print "#   $out\n";
