@@ -281,6 +281,15 @@ openssl-dropin:
 	$(PERL) tools/openssl-dropin.pl $(strip $(DROPIN_ARGS))
 
 # --- OpenSSL's own x86_64 modules through our translator -------------------
+# make openssl-lib [OPENSSL_VERSION=3.5]: that release's libcrypto.so.3
+# (linux-x86_64, shared, no tests) built from the cached source into the
+# cache, beside it, for `bench --openssl` and `make bench`; nothing is
+# installed, the source is only read, and a library already built is kept
+# (tools/openssl-lib.sh).
+.PHONY: openssl-lib
+openssl-lib:
+	@sh tools/openssl-lib.sh $(OPENSSL_VERSION)
+
 # make openssl-xlate [OPENSSL_VERSION=3.5] [XLATE_ARGS="--modules aes-x86_64 --verbose"];
 # see tools/openssl-xlate.pl.  The last line counts the pairs equal to
 # OpenSSL's code (test/t/65-openssl-modules.t runs the same, as TAP).
@@ -353,7 +362,8 @@ help:
 	@echo '  toolchain       which optional tools were found, and their Debian packages'
 	@echo '  fuzz-long       every libFuzzer target (and the -m32 ones under qemu-i386) for'
 	@echo '                  FUZZ_LONG_SECONDS in all (default 3600), corpora in build/fuzz-long/'
-	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL, with ratios and the bound,'
+	@echo '  bench           cycles/byte and MB/s, ours next to OpenSSL (and 3.5'"'"'s once openssl-lib'
+	@echo '                  built it), with ratios and the bound, over 16 stack placements,'
 	@echo '                  for what BENCH_ARGS selects (64-bit; writes only under build/)'
 	@echo '  bench-code-size the code size of every assembly path'
 	@echo '  bench-x86mca    the 32-bit aes-586 figures (beside OpenSSL'"'"'s aes-586 with its source)'
@@ -370,6 +380,8 @@ help:
 	@echo '                  OPENSSL_VERSION=3.5 fetches 3.5 (Debian trixie'"'"'s) instead'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 or 3.5 tree, its tests run'
 	@echo '                  (DROPIN_TRANSLATOR=1 [OPENSSL_VERSION=3.5]: our translator behind its own modules)'
+	@echo '  openssl-lib     build OpenSSL'"'"'s libcrypto.so.3 from the cached source into the cache'
+	@echo '                  (OPENSSL_VERSION=3.5; make bench then compares with it too)'
 	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'
 	@echo '                  translator, per flavour, code compared with OpenSSL'"'"'s (XLATE_ARGS=...)'
 	@echo '  openssl-unwind  the same modules with Win64 unwind from CFI alone: functions counted'
@@ -386,6 +398,7 @@ help:
 	@echo '  PREFIX DESTDIR      install location ($(PREFIX)); LIBDIR, INCDIR below it'
 	@echo '  VECTORS             test vector directory ($(VECTORS))'
 	@echo '  BENCH_ARGS          options for the benchmark (build/bench/bench --help)'
+	@echo '  BENCH_PLACEMENTS    make bench'"'"'s stack placements (default --placements 16; empty: one)'
 	@echo '  CC32 NASM MINGW64_CC MINGW32_CC CLANG FUZZ_CC FUZZ32_CC QEMU_I386 QEMU_X86_64 WINE64 VALGRIND ...'
 	@echo '                      optional tools (mk/toolchain.mk)'
 

@@ -12,13 +12,14 @@
  * again (/proc/self/exe) with the same options plus --child-ROLE NAME,
  * --child-tsc-hz HZ and, without OpenSSL, --child-no-openssl (child.h), and
  * with OPENSSL_ia32cap set to the implementation's force mask, or unset
- * when it has none, so the OpenSSL loaded in that child runs its
+ * when it has none, so each OpenSSL loaded in that child runs its
  * equivalent path.  Figures come back through a pipe (figures.h) and are
  * printed as tables (table.h) and CSV (csv.h), each row of ours with the
  * fraction of its bound (bound.h, measured here first), and closed by
  * one summary line per family (summary.h).  OpenSSL
- * is the system libcrypto.so.3 through support/lib/ossl.c, so its columns are
- * its own code.  Before any timing, our output is checked against OpenSSL's.
+ * is the system libcrypto.so.3, or up to two others --openssl names
+ * (reference.h), through support/lib/ossl.c, so its columns are its own
+ * code.  Before any timing, our output is checked against OpenSSL's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 #include "bound.h"
 #include "options.h"
 #include "plan.h"
+#include "reference.h"
 #include "summary.h"
 #include "table.h"
 #include "tsc.h"
@@ -49,6 +51,7 @@ struct parent {
     char **argv;
     double tsc_rate;               /* TSC ticks per second */
     struct bounds bounds;          /* the bound loops' figures (bound.h) */
+    struct reference refs;         /* the OpenSSL libraries (n 0: none) */
     int have_ossl;
     struct figures figs;           /* every child's figures */
 };
@@ -150,10 +153,22 @@ static void print_header(const struct parent *p, const struct bench_options *o,
     printf("  each figure: the %s of %d runs after a warm-up, %g ms of "
            "timing in all (--seconds); warm caches\n",
            o->fastest ? "fastest" : "median", o->runs, o->seconds * 1e3);
-    if (p->have_ossl)
-        printf("  CPU: %s; reference: %s (%s)\n", model, ossl_version(),
-               ossl_path());
-    else
+    if (o->placements > 1)
+        printf("  each figure at %d stack placements (the stack moved by k x "
+               "4096 / %d bytes): the median of them, and the worst\n",
+               o->placements, o->placements);
+    if (p->have_ossl) {
+        for (size_t l = 0; l < p->refs.n; l++) {
+            ossl_use(p->refs.lib[l]);
+            if (l == 0)
+                printf("  CPU: %s; reference: %s (%s)\n", model,
+                       ossl_version(), ossl_path());
+            else
+                printf("  second reference: %s (%s)\n", ossl_version(),
+                       ossl_path());
+        }
+        ossl_use(p->refs.lib[0]);
+    } else
         printf("  CPU: %s\n  OpenSSL: not measured, no ratios: cannot load "
                "libcrypto.so.3 (%s); install libssl3\n", model, ossl_err);
     /* Another busy thread on a sibling core skews every column. */
@@ -276,12 +291,16 @@ int main(int argc, char **argv)
         bound_print(&b);
         return 0;
     }
+    char err[1024] = "";
+    struct parent p = { .argc = argc, .argv = argv };
+    if (reference_load(&o, &p.refs, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 2;
+    }
+    p.have_ossl = p.refs.n > 0;
     struct csv_out csv;
     csv_open(&csv, &o);
 
-    char err[512] = "";
-    struct parent p = { .argc = argc, .argv = argv };
-    p.have_ossl = ossl_load(err, sizeof(err));
     p.tsc_rate = tsc_hz(TSC_CALIBRATION_SECONDS);
     bound_measure(&p.bounds);
     print_header(&p, &o, err);
@@ -292,7 +311,7 @@ int main(int argc, char **argv)
     size_t nsha1 = measure_sha1(&p, &o, sha1_impls);
 
     struct summary summary = { .n = 0 };
-    struct table_run run = { &o, p.tsc_rate / 1e6, p.have_ossl, &p.figs,
+    struct table_run run = { &o, p.tsc_rate / 1e6, &p.refs, &p.figs,
                              &p.bounds, &summary };
     for (size_t m = 0; m < bench_mode_count; m++) {
         const struct bench_mode *mode = &bench_modes[m];
@@ -303,9 +322,9 @@ int main(int argc, char **argv)
         else if (mode->op == OP_SHA1 && nsha1 > 0)
             table_sha1(&run, mode, sha1_impls, nsha1);
     }
-    summary_print(&summary, p.have_ossl);
+    summary_print(&summary, &p.refs, o.placements);
     if (o.n_csv > 0) {
-        csv_commit(&csv, &p.figs, run.tsc_mhz, &p.bounds);
+        csv_commit(&csv, &p.figs, run.tsc_mhz, &p.bounds, &p.refs);
         for (size_t i = 0; i < o.n_csv; i++)
             printf("\n%zu figures written to %s", p.figs.n, o.csv[i]);
         putchar('\n');

@@ -73,12 +73,12 @@ void csv_open(struct csv_out *c, const struct bench_options *o)
 }
 
 void csv_commit(struct csv_out *c, const struct figures *figs, double tsc_mhz,
-                const struct bounds *b)
+                const struct bounds *b, const struct reference *refs)
 {
     for (size_t i = 0; i < c->n; i++) {
         FILE *f = c->file[i];
         fprintf(f, "table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,"
-                "bound_cycles_per_byte,of_bound\n");
+                "bound_cycles_per_byte,of_bound,openssl,worst_cycles_per_byte\n");
         for (size_t k = 0; k < figs->n; k++) {
             const struct figure *r = &figs->v[k];
             double bound = bound_of_figure(b, r);
@@ -86,9 +86,13 @@ void csv_commit(struct csv_out *c, const struct figures *figs, double tsc_mhz,
                     r->bits, r->bytes, r->update, r->path, r->cpb,
                     tsc_mhz / r->cpb);
             if (isnan(bound))
-                fprintf(f, ",,\n");
+                fprintf(f, ",,");
             else
-                fprintf(f, ",%.6g,%.6g\n", bound, bound / r->cpb);
+                fprintf(f, ",%.6g,%.6g", bound, bound / r->cpb);
+            int theirs = strncmp(r->path, "openssl", 7) == 0 && r->lib >= 0 &&
+                         (size_t)r->lib < refs->n;
+            fprintf(f, ",%s,%.6g\n", theirs ? refs->version[r->lib] : "",
+                    r->worst);
         }
         if (ferror(f) | fclose(f) || rename(c->tmp[i], c->final[i]) != 0) {
             fprintf(stderr, "bench: error writing %s: %s\n", c->final[i],

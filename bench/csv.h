@@ -13,6 +13,7 @@
 #include "bound.h"
 #include "figures.h"
 #include "options.h"
+#include "reference.h"
 
 struct csv_out {
     const char *final[OPT_MAX];    /* the paths asked for */
@@ -25,8 +26,10 @@ struct csv_out {
 void csv_open(struct csv_out *c, const struct bench_options *o);
 /* Writes every figure to each file and renames it; exits 3 on an error.
  * Our rows with a bound (bound.h) also get it and the fraction reached;
- * the other rows leave those two columns empty. */
+ * the other rows leave those two columns empty.  Then OpenSSL's rows name
+ * their library's version (refs; ours leave it empty), and every row
+ * gives its worst placement's c/B (its c/B with one placement). */
 void csv_commit(struct csv_out *c, const struct figures *f, double tsc_mhz,
-                const struct bounds *b);
+                const struct bounds *b, const struct reference *refs);
 
 #endif

@@ -105,9 +105,15 @@ void job_fill(uint8_t *p, size_t n, uint64_t seed)
     }
 }
 
-void job_env_init(struct job_env *env, size_t max)
+void job_env_init(struct job_env *env, size_t max, const struct reference *refs)
 {
     memset(env, 0, sizeof(*env));
+    env->refs = refs;
+    for (size_t l = 0; refs && l < refs->n; l++) {
+        ossl_use(refs->lib[l]);
+        if ((env->oc[l] = ossl_cipher_new()) == NULL)
+            bench_fail("%s: %s", refs->version[l], ossl_error());
+    }
     env->in = aligned_alloc(64, max + 64);
     env->out = aligned_alloc(64, max + 64);
     env->ref = aligned_alloc(64, max + 64);
@@ -119,10 +125,11 @@ void job_env_init(struct job_env *env, size_t max)
 
 void job_env_free(struct job_env *env)
 {
-    if (env->occm)
-        ossl_ccm_free(env->occm);
-    if (env->oo)
-        ossl_ocb_free(env->oo);
+    for (size_t l = 0; l < OPT_MAX_OPENSSL; l++) {
+        ossl_cipher_free(env->oc[l]);
+        ossl_ccm_free(env->occm[l]);
+        ossl_ocb_free(env->oo[l]);
+    }
     free(env->in);
     free(env->out);
     free(env->ref);
@@ -179,42 +186,45 @@ void job_ours(struct job *j, struct job_env *env, const struct bench_mode *m,
         ccm_setup(j, env, impl);
 }
 
-void job_ossl(struct job *j, struct job_env *env, struct ossl_cipher *oc,
+void job_ossl(struct job *j, struct job_env *env, size_t lib,
               const struct bench_mode *m, int bits, const uint8_t *key,
               const uint8_t *iv, size_t len, uint8_t *out)
 {
+    const char *version = env->refs->version[lib];
     memset(j, 0, sizeof(*j));
     j->op = op_ossl_cipher;
-    j->what = "OpenSSL";
+    j->what = version;
     j->in = env->in;
     j->out = out;
     j->len = len;
-    j->oc = oc;
+    j->oc = env->oc[lib];
     memcpy(j->iv, iv, 16);
+    /* The CCM and OCB contexts made here belong to this library. */
+    ossl_use(env->refs->lib[lib]);
     if (m->op == OP_CCM) {
-        if (env->occm == NULL && (env->occm = ossl_ccm_new()) == NULL)
-            bench_fail("OpenSSL CCM: %s", ossl_error());
+        if (env->occm[lib] == NULL && (env->occm[lib] = ossl_ccm_new()) == NULL)
+            bench_fail("%s CCM: %s", version, ossl_error());
         j->op = op_ossl_ccm;
         j->enc = m->enc;
-        j->occm = env->occm;
+        j->occm = env->occm[lib];
         if (!m->enc) {
             j->in = env->ccm;
             memcpy(j->tag, env->ccm_tag, JOB_CCM_TAG);
         }
-        if (ossl_ccm_init(env->occm, bits, m->enc, key, JOB_CCM_NONCE,
+        if (ossl_ccm_init(j->occm, bits, m->enc, key, JOB_CCM_NONCE,
                           JOB_CCM_TAG) != 0)
-            bench_fail("OpenSSL CCM: %s", ossl_error());
+            bench_fail("%s CCM: %s", version, ossl_error());
         return;
     }
     if (m->op == OP_OCB) {
-        if (env->oo == NULL && (env->oo = ossl_ocb_new()) == NULL)
-            bench_fail("%s", ossl_error());
+        if (env->oo[lib] == NULL && (env->oo[lib] = ossl_ocb_new()) == NULL)
+            bench_fail("%s OCB: %s", version, ossl_error());
         j->op = op_ossl_ocb;
-        j->oo = env->oo;
-        if (ossl_ocb_init(env->oo, bits, m->enc, key, 12, 16) != 0)
-            bench_fail("%s", ossl_error());
+        j->oo = env->oo[lib];
+        if (ossl_ocb_init(j->oo, bits, m->enc, key, 12, 16) != 0)
+            bench_fail("%s OCB: %s", version, ossl_error());
         return;
     }
-    if (ossl_cipher_init(oc, m->evp, bits, m->enc, key, iv) != 0)
-        bench_fail("%s", ossl_error());
+    if (ossl_cipher_init(j->oc, m->evp, bits, m->enc, key, iv) != 0)
+        bench_fail("%s: %s", version, ossl_error());
 }

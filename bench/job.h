@@ -14,6 +14,7 @@
 #include "cryptoasm.h"
 #include "impl.h"
 #include "options.h"
+#include "reference.h"
 #include "../support/lib/ccm_glue.h"
 #include "../support/lib/ossl.h"
 #include "../support/lib/ocb_mode.h"
@@ -50,18 +51,22 @@ struct job {
 /*
  * What every job of a measuring child shares: the buffers (in: the
  * input; out and ref: ours and the reference's output; ccm: the input
- * sealed for CCM decryption, with ccm_tag) and OpenSSL's CCM and OCB
+ * sealed for CCM decryption, with ccm_tag), the OpenSSL libraries
+ * (NULL: none) and, per library, its cipher context and its CCM and OCB
  * contexts, made on first use.
  */
 struct job_env {
     uint8_t *in, *out, *ref, *ccm;
     uint8_t ccm_tag[JOB_CCM_TAG];
-    struct ossl_ccm *occm;
-    struct ossl_ocb *oo;
+    const struct reference *refs;
+    struct ossl_cipher *oc[OPT_MAX_OPENSSL];
+    struct ossl_ccm *occm[OPT_MAX_OPENSSL];
+    struct ossl_ocb *oo[OPT_MAX_OPENSSL];
 };
 
-/* Allocates env's buffers for up to max bytes and fills the input. */
-void job_env_init(struct job_env *env, size_t max);
+/* Allocates env's buffers for up to max bytes, fills the input and makes
+ * a cipher context in each library of refs (NULL: no OpenSSL). */
+void job_env_init(struct job_env *env, size_t max, const struct reference *refs);
 /* Frees what job_env_init and the jobs made. */
 void job_env_free(struct job_env *env);
 
@@ -72,9 +77,9 @@ void job_fill(uint8_t *p, size_t n, uint64_t seed);
 void job_ours(struct job *j, struct job_env *env, const struct bench_mode *m,
               const struct casm_aes_impl *impl, int bits, const uint8_t *key,
               const uint8_t *iv, size_t len, uint8_t *out);
-/* OpenSSL (cipher context oc) in mode m, writing to out; for CCM
+/* OpenSSL library lib of env->refs in mode m, writing to out; for CCM
  * decryption job_ours must have sealed env->ccm first. */
-void job_ossl(struct job *j, struct job_env *env, struct ossl_cipher *oc,
+void job_ossl(struct job *j, struct job_env *env, size_t lib,
               const struct bench_mode *m, int bits, const uint8_t *key,
               const uint8_t *iv, size_t len, uint8_t *out);
 

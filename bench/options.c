@@ -49,10 +49,17 @@ static void usage(void)
         "  --size BYTES      buffer sizes instead of the default rows (repeatable, or\n"
         "                    a comma list); multiples of %d from %d to %d\n"
         "  --keybits BITS    AES key sizes: 128, 192, 256 (repeatable, or a comma list)\n"
-        "  --seconds S       timing per figure, all its runs together (default %.3f)\n"
+        "  --seconds S       timing per figure and placement, all its runs together\n"
+        "                    (default %.3f)\n"
         "  --quick           smoke test: %d runs per figure instead of %d, --seconds %.5f\n"
         "  --fastest         each figure the fastest of its runs, not the median: on a\n"
         "                    machine shared with other work, which only slows runs down\n"
+        "  --openssl PATH    the libcrypto.so.3 to compare with (default the system's;\n"
+        "                    a name without '/' is searched for as the dynamic linker\n"
+        "                    does); given twice, both, each with its own columns\n"
+        "  --placements N    measure each figure with the stack at N offsets within a\n"
+        "                    4 KiB page (k x 4096 / N bytes, 1 to %d; default 1) and\n"
+        "                    give the median and the worst of them\n"
         "  --csv FILE        also write every figure to FILE as CSV (repeatable)\n"
         "  --bound-only      only the bound loops: TSC cycles per AES round and\n"
         "                    SHA1RNDS4 instruction on this CPU, then exit\n"
@@ -60,7 +67,7 @@ static void usage(void)
         "\n"
         "Modes:",
         OPT_MIN_SIZE, OPT_MIN_SIZE, OPT_MAX_SIZE, DEFAULT_SECONDS, OPT_QUICK_RUNS,
-        OPT_RUNS, QUICK_SECONDS);
+        OPT_RUNS, QUICK_SECONDS, OPT_MAX_PLACEMENTS);
     for (size_t i = 0; i < bench_mode_count; i++)
         printf(" %s", bench_modes[i].name);
     printf("\nExit status: 0 measured (or listed), 2 bad command line, 3 a failure.\n");
@@ -202,6 +209,24 @@ static void set_seconds(struct bench_options *o, const char *option,
     o->seconds = v;
 }
 
+static void add_openssl(struct bench_options *o, const char *option,
+                        const char *path)
+{
+    if (o->n_openssl == OPT_MAX_OPENSSL)
+        bad_input("too many %s libraries (at most %d)", option, OPT_MAX_OPENSSL);
+    o->openssl[o->n_openssl++] = path;
+}
+
+static void set_placements(struct bench_options *o, const char *option,
+                           const char *word)
+{
+    long long v = decimal(word);
+    if (v < 1 || v > OPT_MAX_PLACEMENTS)
+        bad_input("bad %s '%s': want a whole number from 1 to %d", option,
+                  word, OPT_MAX_PLACEMENTS);
+    o->placements = (int)v;
+}
+
 static void show_help(struct bench_options *o, const char *option,
                       const char *value)
 {
@@ -278,6 +303,8 @@ static const struct option_spec {
     { "--keybits", LIST, add_keybits },
     { "--seconds", VALUE, set_seconds },
     { "--csv", VALUE, add_csv },
+    { "--openssl", VALUE, add_openssl },
+    { "--placements", VALUE, set_placements },
     { "--child-aes", VALUE, set_child_role },
     { "--child-ossl", VALUE, set_child_role },
     { "--child-sha1", VALUE, set_child_role },
@@ -326,6 +353,8 @@ void options_parse(struct bench_options *o, int argc, char **argv)
             spec->apply(o, spec->name, value);
     }
     o->runs = o->quick ? OPT_QUICK_RUNS : OPT_RUNS;
+    if (o->placements == 0)
+        o->placements = 1;
     if (o->seconds == 0)            /* not given: --seconds rejects 0 */
         o->seconds = o->quick ? QUICK_SECONDS : DEFAULT_SECONDS;
 }

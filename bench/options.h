@@ -26,6 +26,8 @@ extern const size_t bench_mode_count;
 #define OPT_MAX_SIZE (1024 * 1024)
 #define OPT_RUNS 15                /* samples per figure (the median is kept, or --fastest) */
 #define OPT_QUICK_RUNS 5
+#define OPT_MAX_OPENSSL 2          /* --openssl libraries compared with at once */
+#define OPT_MAX_PLACEMENTS 256     /* stack offsets: 4096 / 256 is the 16-byte stack alignment */
 
 struct bench_options {
     /* Empty lists mean "all" (sizes: the default rows). */
@@ -43,6 +45,9 @@ struct bench_options {
     int runs;
     int quick, list, bound_only;
     int fastest;                   /* keep each figure's fastest run, not its median */
+    const char *openssl[OPT_MAX_OPENSSL];   /* libraries to compare with; none: the system's */
+    size_t n_openssl;
+    int placements;                /* stack offsets each figure is measured at */
 
     /* Internal, from the parent to a measuring child (see bench.c). */
     const char *child_role, *child_name;

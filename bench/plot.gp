@@ -14,7 +14,8 @@ if (!exists("csv")) csv = 'bench.csv'
 if (!exists("out")) out = 'bench.png'
 
 # awk condition picking the rows of a panel (CSV fields: 1 table, 2 mode,
-# 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte, 8 mb_per_s).
+# 3 bits, 4 bytes, 5 update, 6 path, 7 cycles_per_byte, 8 mb_per_s,
+# ..., 11 openssl: the library of OpenSSL's rows).
 # The smallest key size of mode m.
 bits(m) = system(sprintf( \
     "awk -F, 'NR > 1 && $2 == \"%s\" { print $3 }' '%s' | sort -n | head -n 1", \
@@ -25,10 +26,17 @@ rows(m) = (m eq 'sha1') ? sprintf('$2 == "%s" && $4 == $5', m) \
 distinct(f, cond) = system(sprintf( \
     "awk -F, 'NR > 1 && %s && !seen[$%d]++ { print $%d }' '%s'", \
     cond, f, f, csv))
-# "bytes cycles_per_byte" of one path in one panel, by size.
+# A line's name: the path, and for OpenSSL's rows the library (field 11,
+# its spaces as '-'), so two libraries' rows of one path are two lines.
+line_key = 'k = $6; if ($11 != "") { v = $11; gsub(/ /, "-", v); k = k " " v }'
+# Distinct line names over the rows matching cond, in file order.
+lines_of(cond) = system(sprintf( \
+    "awk -F, 'NR > 1 && %s { %s; if (!seen[k]++) print k }' '%s' | tr ' ' '/'", \
+    cond, line_key, csv))
+# "bytes cycles_per_byte" of one line in one panel, by size.
 series(m, p) = sprintf( \
-    "< awk -F, 'NR > 1 && %s && $6 == \"%s\" { print $4, $7 }' '%s' | sort -n", \
-    rows(m), p, csv)
+    "< awk -F, 'NR > 1 && %s { %s; gsub(/ /, \"/\", k); if (k == \"%s\") print $4, $7 }' '%s' | sort -n", \
+    rows(m), line_key, p, csv)
 
 modes = distinct(2, '1')
 n = words(modes)
@@ -52,7 +60,7 @@ set grid
 set key top right
 do for [m in modes] {
     set title (m eq 'sha1') ? 'sha1 (update = block)' : m . ' AES-' . bits(m)
-    paths = distinct(6, rows(m))
+    paths = lines_of(rows(m))
     # One size, or one figure, in a panel: a range around it (gnuplot
     # warns about an empty range otherwise).
     sizes = distinct(4, rows(m))

@@ -12,7 +12,7 @@
 #include <openssl/aes.h>
 #include <openssl/sha.h>
 
-#define LIBCRYPTO "libcrypto.so.3"
+#define LIBCRYPTO OSSL_SYSTEM_LIBCRYPTO
 
 /* OpenSSL's types stay opaque: we only ever hold pointers to them. */
 typedef struct evp_cipher_ctx EVP_CTX;
@@ -39,7 +39,9 @@ typedef int (*digest_final_f) (EVP_MDCTX *, unsigned char *md,
 typedef const EVP_DIGEST *(*md_get_f) (void);
 typedef const char *(*version_f) (int type);
 
-static struct {
+/* One loaded libcrypto: its handle, the calls this file makes, and what
+ * it says it is. */
+struct ossl_lib {
     void *handle;
     cipher_ctx_new_f cipher_ctx_new;
     cipher_ctx_free_f cipher_ctx_free;
@@ -56,13 +58,16 @@ static struct {
     digest_final_f digest_final;
     md_get_f sha1;
     version_f version;
-} ossl;
+    char path[PATH_MAX];           /* the file the dynamic linker mapped */
+    char short_version[64];
+};
+
+/* The library new contexts and the queries below use (ossl_use). */
+static struct ossl_lib *current;
 
 static const char *const mode_names[4] = { "ecb", "cbc", "ctr", "xts" };
 
 static char last_error[256];
-static char lib_path[PATH_MAX];
-static char short_version[64];
 
 int ossl_fail(const char *fmt, ...)
 {
@@ -79,26 +84,26 @@ const char *ossl_error(void)
 }
 
 /* dlsym into a function pointer without a data-to-function cast warning. */
-static int resolve(void *fp, const char *name)
+static int resolve(const struct ossl_lib *lib, void *fp, const char *name)
 {
-    void *sym = dlsym(ossl.handle, name);
+    void *sym = dlsym(lib->handle, name);
     if (sym == NULL)
-        return ossl_fail("%s: no symbol %s", LIBCRYPTO, name);
+        return ossl_fail("%s: no symbol %s", lib->path, name);
     memcpy(fp, &sym, sizeof(sym));
     return 0;
 }
 
-static int resolve_all(void)
+static int resolve_all(struct ossl_lib *lib)
 {
     static const char *const sizes[3] = { "128", "192", "256" };
     int r = 0;
 
-    r |= resolve(&ossl.cipher_ctx_new, "EVP_CIPHER_CTX_new");
-    r |= resolve(&ossl.cipher_ctx_free, "EVP_CIPHER_CTX_free");
-    r |= resolve(&ossl.cipher_init, "EVP_CipherInit_ex");
-    r |= resolve(&ossl.set_padding, "EVP_CIPHER_CTX_set_padding");
-    r |= resolve(&ossl.cipher_update, "EVP_CipherUpdate");
-    r |= resolve(&ossl.cipher_final, "EVP_CipherFinal_ex");
+    r |= resolve(lib, &lib->cipher_ctx_new, "EVP_CIPHER_CTX_new");
+    r |= resolve(lib, &lib->cipher_ctx_free, "EVP_CIPHER_CTX_free");
+    r |= resolve(lib, &lib->cipher_init, "EVP_CipherInit_ex");
+    r |= resolve(lib, &lib->set_padding, "EVP_CIPHER_CTX_set_padding");
+    r |= resolve(lib, &lib->cipher_update, "EVP_CipherUpdate");
+    r |= resolve(lib, &lib->cipher_final, "EVP_CipherFinal_ex");
     for (int m = 0; m < 4; m++) {
         for (int s = 0; s < 3; s++) {
             char name[32];
@@ -106,67 +111,110 @@ static int resolve_all(void)
                 continue;           /* there is no XTS-AES-192 */
             snprintf(name, sizeof(name), "EVP_aes_%s_%s", sizes[s],
                      mode_names[m]);
-            r |= resolve(&ossl.ciphers[m][s], name);
+            r |= resolve(lib, &lib->ciphers[m][s], name);
         }
     }
-    r |= resolve(&ossl.md_ctx_new, "EVP_MD_CTX_new");
-    r |= resolve(&ossl.md_ctx_free, "EVP_MD_CTX_free");
-    r |= resolve(&ossl.digest_init, "EVP_DigestInit_ex");
-    r |= resolve(&ossl.digest_update, "EVP_DigestUpdate");
-    r |= resolve(&ossl.digest_final, "EVP_DigestFinal_ex");
-    r |= resolve(&ossl.sha1, "EVP_sha1");
-    r |= resolve(&ossl.version, "OpenSSL_version");
+    r |= resolve(lib, &lib->md_ctx_new, "EVP_MD_CTX_new");
+    r |= resolve(lib, &lib->md_ctx_free, "EVP_MD_CTX_free");
+    r |= resolve(lib, &lib->digest_init, "EVP_DigestInit_ex");
+    r |= resolve(lib, &lib->digest_update, "EVP_DigestUpdate");
+    r |= resolve(lib, &lib->digest_final, "EVP_DigestFinal_ex");
+    r |= resolve(lib, &lib->sha1, "EVP_sha1");
+    r |= resolve(lib, &lib->version, "OpenSSL_version");
     return r;
+}
+
+/*
+ * Whether the handle is the file asked for: a path with a '/' must be the
+ * object mapped (the same file, however named), and OpenSSL_version must
+ * come from that object itself, not from a library it depends on.
+ */
+static int check_identity(const struct ossl_lib *lib, const char *asked,
+                          const struct link_map *lm)
+{
+    if (strchr(asked, '/') != NULL) {
+        char want[PATH_MAX], got[PATH_MAX];
+        if (realpath(asked, want) == NULL || realpath(lm->l_name, got) == NULL ||
+            strcmp(want, got) != 0)
+            return ossl_fail("%s: the dynamic linker mapped %s instead", asked,
+                             lm->l_name);
+    }
+    void *fn;
+    Dl_info info;
+    struct link_map *owner = NULL;
+    memcpy(&fn, &lib->version, sizeof(fn));
+    if (!dladdr1(fn, &info, (void **)&owner, RTLD_DL_LINKMAP) || owner != lm)
+        return ossl_fail("%s: its OpenSSL_version comes from %s, another library",
+                         asked, owner ? owner->l_name : "(unknown)");
+    return 0;
+}
+
+struct ossl_lib *ossl_open(const char *path, char *err, size_t errlen)
+{
+    struct ossl_lib *lib = calloc(1, sizeof(*lib));
+    if (lib == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    /*
+     * DEEPBIND: libcrypto resolves its own symbols before any global ones,
+     * so its internal AES_encrypt etc. are never ours, nor another loaded
+     * libcrypto's.  LOCAL: nothing loaded later sees its symbols either.
+     */
+    lib->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (lib->handle == NULL) {
+        snprintf(err, errlen, "%s", dlerror());
+        free(lib);
+        return NULL;
+    }
+    struct link_map *lm = NULL;
+    snprintf(lib->path, sizeof(lib->path), "%s", path);
+    if (dlinfo(lib->handle, RTLD_DI_LINKMAP, &lm) == 0 && lm->l_name[0] != '\0')
+        snprintf(lib->path, sizeof(lib->path), "%s", lm->l_name);
+    if (resolve_all(lib) != 0 || lm == NULL ||
+        check_identity(lib, path, lm) != 0) {
+        snprintf(err, errlen, "%s", lm == NULL ? "dlinfo failed" : last_error);
+        dlclose(lib->handle);
+        free(lib);
+        return NULL;
+    }
+    /* "OpenSSL 3.0.15 3 Sep 2024" -> "OpenSSL 3.0.15" */
+    const char *v = lib->version(0);
+    const char *sp = strchr(v, ' ');
+    size_t n = sp ? strcspn(sp + 1, " ") + (size_t)(sp + 1 - v) : strlen(v);
+    snprintf(lib->short_version, sizeof(lib->short_version), "%.*s", (int)n, v);
+    return lib;
+}
+
+void ossl_use(struct ossl_lib *lib)
+{
+    current = lib;
 }
 
 int ossl_load(char *err, size_t errlen)
 {
-    if (ossl.handle != NULL)
+    if (current != NULL)
         return 1;
-    /*
-     * DEEPBIND: libcrypto resolves its own symbols before any global ones,
-     * so its internal AES_encrypt etc. are never ours.  LOCAL: nothing
-     * loaded later sees its symbols either.
-     */
-    void *h = dlopen(LIBCRYPTO, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (h == NULL) {
-        snprintf(err, errlen, "%s", dlerror());
+    struct ossl_lib *lib = ossl_open(LIBCRYPTO, err, errlen);
+    if (lib == NULL)
         return 0;
-    }
-    ossl.handle = h;
-    if (resolve_all() != 0) {
-        snprintf(err, errlen, "%s", last_error);
-        dlclose(h);
-        memset(&ossl, 0, sizeof(ossl));
-        return 0;
-    }
-    struct link_map *lm;
-    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0)
-        snprintf(lib_path, sizeof(lib_path), "%s", lm->l_name);
-    else
-        snprintf(lib_path, sizeof(lib_path), "%s", LIBCRYPTO);
-
-    /* "OpenSSL 3.0.15 3 Sep 2024" -> "OpenSSL 3.0.15" */
-    const char *v = ossl.version(0);
-    const char *sp = strchr(v, ' ');
-    size_t n = sp ? strcspn(sp + 1, " ") + (size_t)(sp + 1 - v) : strlen(v);
-    snprintf(short_version, sizeof(short_version), "%.*s", (int)n, v);
+    ossl_use(lib);
     return 1;
 }
 
 const char *ossl_version(void)
 {
-    return ossl.version ? ossl.version(0) : "(OpenSSL not loaded)";
+    return current ? current->version(0) : "(OpenSSL not loaded)";
 }
 
 const char *ossl_version_short(void)
 {
-    return ossl.version ? short_version : "(OpenSSL not loaded)";
+    return current ? current->short_version : "(OpenSSL not loaded)";
 }
 
 const char *ossl_path(void)
 {
-    return lib_path;
+    return current ? current->path : "";
 }
 
 /* The object that holds addr, and whether it is the main executable. */
@@ -184,19 +232,19 @@ static const char *object_of(const void *addr, int *is_main)
 
 int ossl_check_distinct(char *report, size_t len)
 {
-    if (ossl.handle == NULL) {
+    if (current == NULL) {
         snprintf(report, len, "OpenSSL not loaded");
         return 0;
     }
-    void *their_aes = dlsym(ossl.handle, "AES_encrypt");
-    void *their_sha = dlsym(ossl.handle, "SHA1_Update");
+    void *their_aes = dlsym(current->handle, "AES_encrypt");
+    void *their_sha = dlsym(current->handle, "SHA1_Update");
     void (*our_aes)(const unsigned char *, unsigned char *, const AES_KEY *) =
         AES_encrypt;
     int (*our_sha)(SHA_CTX *, const void *, size_t) = SHA1_Update;
     void *our_aes_p, *our_sha_p, *their_evp;
     memcpy(&our_aes_p, &our_aes, sizeof(our_aes_p));
     memcpy(&our_sha_p, &our_sha, sizeof(our_sha_p));
-    memcpy(&their_evp, &ossl.cipher_update, sizeof(their_evp));
+    memcpy(&their_evp, &current->cipher_update, sizeof(their_evp));
 
     int their_main, ours_main, aes_main;
     const char *their_obj = object_of(their_evp, &their_main);
@@ -219,18 +267,21 @@ int ossl_check_distinct(char *report, size_t len)
 /* --- ciphers -------------------------------------------------------------- */
 
 struct ossl_cipher {
+    const struct ossl_lib *lib;    /* the library the context belongs to */
     EVP_CTX *ctx;
     int mode;
 };
 
 struct ossl_cipher *ossl_cipher_new(void)
 {
-    if (ossl.handle == NULL) {
+    if (current == NULL) {
         ossl_fail("OpenSSL not loaded");
         return NULL;
     }
     struct ossl_cipher *c = calloc(1, sizeof(*c));
-    if (c == NULL || (c->ctx = ossl.cipher_ctx_new()) == NULL) {
+    if (c != NULL)
+        c->lib = current;
+    if (c == NULL || (c->ctx = current->cipher_ctx_new()) == NULL) {
         free(c);
         ossl_fail("EVP_CIPHER_CTX_new failed");
         return NULL;
@@ -242,7 +293,7 @@ void ossl_cipher_free(struct ossl_cipher *c)
 {
     if (c == NULL)
         return;
-    ossl.cipher_ctx_free(c->ctx);
+    c->lib->cipher_ctx_free(c->ctx);
     free(c);
 }
 
@@ -255,13 +306,13 @@ int ossl_cipher_init(struct ossl_cipher *c, const char *mode, int bits,
     if (m == 4)
         return ossl_fail("unknown mode %s", mode);
     s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
-    if (s < 0 || ossl.ciphers[m][s] == NULL)
+    if (s < 0 || c->lib->ciphers[m][s] == NULL)
         return ossl_fail("no AES-%d-%s in OpenSSL", bits, mode);
     /* ECB takes no IV; passing one anyway is harmless but untidy. */
-    if (!ossl.cipher_init(c->ctx, ossl.ciphers[m][s](), NULL, key,
+    if (!c->lib->cipher_init(c->ctx, c->lib->ciphers[m][s](), NULL, key,
                           m == 0 ? NULL : iv, enc ? 1 : 0))
         return ossl_fail("EVP_CipherInit_ex(AES-%d-%s) failed", bits, mode);
-    if (!ossl.set_padding(c->ctx, 0))
+    if (!c->lib->set_padding(c->ctx, 0))
         return ossl_fail("EVP_CIPHER_CTX_set_padding failed");
     c->mode = m;
     return 0;
@@ -270,7 +321,7 @@ int ossl_cipher_init(struct ossl_cipher *c, const char *mode, int bits,
 int ossl_cipher_set_iv(struct ossl_cipher *c, const uint8_t *iv)
 {
     /* enc = -1 keeps the direction; a NULL cipher and key keep those. */
-    if (!ossl.cipher_init(c->ctx, NULL, NULL, NULL, iv, -1))
+    if (!c->lib->cipher_init(c->ctx, NULL, NULL, NULL, iv, -1))
         return ossl_fail("EVP_CipherInit_ex (new IV) failed");
     return 0;
 }
@@ -285,7 +336,7 @@ int ossl_cipher_update(struct ossl_cipher *c, const uint8_t *in,
     do {
         size_t n = len < step ? len : step;
         int outl = 0;
-        if (!ossl.cipher_update(c->ctx, out, &outl, in, (int)n))
+        if (!c->lib->cipher_update(c->ctx, out, &outl, in, (int)n))
             return ossl_fail("EVP_CipherUpdate(%zu bytes) failed", n);
         if ((size_t)outl != n)
             return ossl_fail("EVP_CipherUpdate gave %d bytes for %zu", outl, n);
@@ -307,7 +358,7 @@ int ossl_cipher(const char *mode, int bits, int enc, const uint8_t *key,
         ossl_cipher_update(c, in, out, len) != 0)
         return -1;
     int outl = 0;
-    if (!ossl.cipher_final(c->ctx, out + len, &outl) || outl != 0)
+    if (!c->lib->cipher_final(c->ctx, out + len, &outl) || outl != 0)
         return ossl_fail("EVP_CipherFinal_ex failed or gave %d bytes", outl);
     return 0;
 }
@@ -315,17 +366,20 @@ int ossl_cipher(const char *mode, int bits, int enc, const uint8_t *key,
 /* --- SHA-1 ------------------------------------------------------------------ */
 
 struct ossl_sha1 {
+    const struct ossl_lib *lib;    /* the library the context belongs to */
     EVP_MDCTX *ctx;
 };
 
 struct ossl_sha1 *ossl_sha1_new(void)
 {
-    if (ossl.handle == NULL) {
+    if (current == NULL) {
         ossl_fail("OpenSSL not loaded");
         return NULL;
     }
     struct ossl_sha1 *s = calloc(1, sizeof(*s));
-    if (s == NULL || (s->ctx = ossl.md_ctx_new()) == NULL) {
+    if (s != NULL)
+        s->lib = current;
+    if (s == NULL || (s->ctx = current->md_ctx_new()) == NULL) {
         free(s);
         ossl_fail("EVP_MD_CTX_new failed");
         return NULL;
@@ -337,20 +391,20 @@ void ossl_sha1_free(struct ossl_sha1 *s)
 {
     if (s == NULL)
         return;
-    ossl.md_ctx_free(s->ctx);
+    s->lib->md_ctx_free(s->ctx);
     free(s);
 }
 
 int ossl_sha1_init(struct ossl_sha1 *s)
 {
-    if (!ossl.digest_init(s->ctx, ossl.sha1(), NULL))
+    if (!s->lib->digest_init(s->ctx, s->lib->sha1(), NULL))
         return ossl_fail("EVP_DigestInit_ex(SHA1) failed");
     return 0;
 }
 
 int ossl_sha1_update(struct ossl_sha1 *s, const void *data, size_t len)
 {
-    if (!ossl.digest_update(s->ctx, data, len))
+    if (!s->lib->digest_update(s->ctx, data, len))
         return ossl_fail("EVP_DigestUpdate failed");
     return 0;
 }
@@ -358,7 +412,7 @@ int ossl_sha1_update(struct ossl_sha1 *s, const void *data, size_t len)
 int ossl_sha1_final(struct ossl_sha1 *s, uint8_t md[20])
 {
     unsigned int n = 0;
-    if (!ossl.digest_final(s->ctx, md, &n) || n != 20)
+    if (!s->lib->digest_final(s->ctx, md, &n) || n != 20)
         return ossl_fail("EVP_DigestFinal_ex failed or gave %u bytes", n);
     return 0;
 }
@@ -377,12 +431,17 @@ int ossl_sha1(const void *data, size_t len, uint8_t md[20])
 
 int ossl_symbols(const struct ossl_sym *syms, size_t n)
 {
-    if (ossl.handle == NULL)
+    if (current == NULL)
         return ossl_fail("%s is not loaded (ossl_load)", LIBCRYPTO);
     for (size_t i = 0; i < n; i++)
-        if (resolve(syms[i].fp, syms[i].name) != 0)
+        if (resolve(current, syms[i].fp, syms[i].name) != 0)
             return -1;
     return 0;
+}
+
+struct ossl_cipher *ossl_cipher_new_with(const struct ossl_sym *syms, size_t n)
+{
+    return ossl_symbols(syms, n) == 0 ? ossl_cipher_new() : NULL;
 }
 
 void *ossl_cipher_evp_ctx(struct ossl_cipher *c)

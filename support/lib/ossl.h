@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The system OpenSSL (libcrypto.so.3) as a reference, for the differential
- * test and the benchmark.
+ * OpenSSL's libcrypto.so.3 as a reference, for the differential test and
+ * the benchmark: the system's, or (the benchmark) any other build of it,
+ * up to two at once.
  *
- * The library is loaded with dlopen(RTLD_DEEPBIND) and called only through
- * EVP function pointers, so neither side's AES_encrypt, SHA1_Update, ...
- * can bind to the other's: our archive and OpenSSL export the same names.
+ * A library is loaded with dlopen(RTLD_LOCAL | RTLD_DEEPBIND) and called
+ * only through EVP function pointers, so neither side's AES_encrypt,
+ * SHA1_Update, ... can bind to the other's: our archive and OpenSSL
+ * export the same names, and so do two libcrypto builds loaded together.
  * No OpenSSL header is used.
  *
+ * One loaded library is current (ossl_use): new contexts belong to it and
+ * keep using it, and the version and path queries describe it.
+ *
  * Functions returning int give 0 on success and -1 on failure, with the
- * reason in ossl_error(); ossl_load() must have succeeded first.
+ * reason in ossl_error(); a library must be current first.
  */
 #ifndef TEST_OSSL_H
 #define TEST_OSSL_H
@@ -17,13 +22,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Loads libcrypto.so.3 once; on failure writes why into err. */
+/* The system's library, as the dynamic linker finds it by name. */
+#define OSSL_SYSTEM_LIBCRYPTO "libcrypto.so.3"
+
+/* Loads the system's libcrypto.so.3 once and makes it current, unless a
+ * library is current already; on failure writes why into err. */
 int ossl_load(char *err, size_t errlen);
-/* OpenSSL_version(OPENSSL_VERSION), e.g. "OpenSSL 3.0.15 3 Sep 2024". */
+
+struct ossl_lib;
+/*
+ * Loads the libcrypto at path (a name without '/' is searched for as the
+ * dynamic linker does) and checks that the handle is that file: the object
+ * mapped is the path's file and OpenSSL_version is its own.  NULL, with
+ * why in err, if not or if a call is missing.  The same file twice gives
+ * two records of one handle.
+ */
+struct ossl_lib *ossl_open(const char *path, char *err, size_t errlen);
+/* Makes lib the current library. */
+void ossl_use(struct ossl_lib *lib);
+/* OpenSSL_version(OPENSSL_VERSION) of the current library, e.g. "OpenSSL
+ * 3.0.15 3 Sep 2024". */
 const char *ossl_version(void);
 /* "OpenSSL 3.0.15": the first two words of ossl_version(). */
 const char *ossl_version_short(void);
-/* Path of the loaded libcrypto. */
+/* The current library's file, as the dynamic linker mapped it. */
 const char *ossl_path(void);
 /* Why the last call failed. */
 const char *ossl_error(void);
@@ -68,7 +90,7 @@ int ossl_sha1(const void *data, size_t len, uint8_t md[20]);
 
 /*
  * For wrappers of other EVP interfaces (ossl_ccm.c, ossl_ocb.c): each named
- * symbol of the loaded libcrypto into its function pointer; a failure, its
+ * symbol of the current libcrypto into its function pointer; a failure, its
  * reason then in ossl_error() (returns -1); and a cipher context's
  * EVP_CIPHER_CTX.
  */
@@ -77,6 +99,9 @@ struct ossl_sym {
     const char *name;
 };
 int ossl_symbols(const struct ossl_sym *syms, size_t n);
+/* ossl_symbols, then a cipher context in the same library; NULL on
+ * failure, with why in ossl_error(). */
+struct ossl_cipher *ossl_cipher_new_with(const struct ossl_sym *syms, size_t n);
 int ossl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *ossl_cipher_evp_ctx(struct ossl_cipher *c);
 

@@ -14,43 +14,40 @@
 typedef struct evp_cipher_ctx EVP_CTX;
 typedef struct evp_cipher EVP_CIPH;
 
-static struct {
-    int loaded;
+/* The EVP calls CCM needs beyond ossl.c's, from the library current when
+ * the context was made (each context keeps its own: two libraries may be
+ * loaded at once). */
+struct ccm_calls {
     int (*init)(EVP_CTX *, const EVP_CIPH *, void *, const unsigned char *,
                 const unsigned char *, int);
     int (*update)(EVP_CTX *, unsigned char *, int *, const unsigned char *, int);
     int (*ctrl)(EVP_CTX *, int, int, void *);
     const EVP_CIPH *(*ccm[3])(void);
-} evp;
+};
 
 struct ossl_ccm {
     struct ossl_cipher *cipher;      /* owns the EVP context */
     EVP_CTX *ctx;
     int enc;
     size_t tlen;
+    struct ccm_calls evp;
 };
-
-static int load(void)
-{
-    static const struct ossl_sym syms[] = {
-        { &evp.init, "EVP_CipherInit_ex" }, { &evp.update, "EVP_CipherUpdate" },
-        { &evp.ctrl, "EVP_CIPHER_CTX_ctrl" }, { &evp.ccm[0], "EVP_aes_128_ccm" },
-        { &evp.ccm[1], "EVP_aes_192_ccm" }, { &evp.ccm[2], "EVP_aes_256_ccm" },
-    };
-    if (!evp.loaded && ossl_symbols(syms, sizeof(syms) / sizeof(syms[0])) != 0)
-        return -1;
-    evp.loaded = 1;
-    return 0;
-}
 
 struct ossl_ccm *ossl_ccm_new(void)
 {
-    struct ossl_ccm *c;
-    if (load() != 0)
+    struct ossl_ccm *c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        ossl_fail("out of memory");
         return NULL;
-    if ((c = calloc(1, sizeof(*c))) == NULL || (c->cipher = ossl_cipher_new()) == NULL) {
+    }
+    const struct ossl_sym syms[] = {
+        { &c->evp.init, "EVP_CipherInit_ex" }, { &c->evp.update, "EVP_CipherUpdate" },
+        { &c->evp.ctrl, "EVP_CIPHER_CTX_ctrl" }, { &c->evp.ccm[0], "EVP_aes_128_ccm" },
+        { &c->evp.ccm[1], "EVP_aes_192_ccm" }, { &c->evp.ccm[2], "EVP_aes_256_ccm" },
+    };
+    c->cipher = ossl_cipher_new_with(syms, sizeof(syms) / sizeof(syms[0]));
+    if (c->cipher == NULL) {
         free(c);
-        ossl_fail("cannot make an EVP cipher context");
         return NULL;
     }
     c->ctx = ossl_cipher_evp_ctx(c->cipher);
@@ -72,10 +69,10 @@ int ossl_ccm_init(struct ossl_ccm *c, int bits, int enc, const uint8_t *key,
         return ossl_fail("AES key size not 128, 192 or 256");
     /* The nonce and tag lengths fix CCM's L and M, which OpenSSL takes
      * before the key. */
-    if (!evp.init(c->ctx, evp.ccm[s](), NULL, NULL, NULL, enc) ||
-        !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)nlen, NULL) ||
-        !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)tlen, NULL) ||
-        !evp.init(c->ctx, NULL, NULL, key, NULL, enc))
+    if (!c->evp.init(c->ctx, c->evp.ccm[s](), NULL, NULL, NULL, enc) ||
+        !c->evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)nlen, NULL) ||
+        !c->evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)tlen, NULL) ||
+        !c->evp.init(c->ctx, NULL, NULL, key, NULL, enc))
         return ossl_fail("EVP AES-CCM setup (cipher, nonce and tag lengths, key) failed");
     c->enc = enc;
     c->tlen = tlen;
@@ -88,21 +85,21 @@ int ossl_ccm_message(struct ossl_ccm *c, const uint8_t *nonce,
 {
     int outl;
     static const uint8_t none[1];
-    if (!evp.init(c->ctx, NULL, NULL, NULL, nonce, c->enc))
+    if (!c->evp.init(c->ctx, NULL, NULL, NULL, nonce, c->enc))
         return ossl_fail("EVP_CipherInit_ex (nonce) failed");
-    if (!c->enc && !evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)c->tlen, tag))
+    if (!c->enc && !c->evp.ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, (int)c->tlen, tag))
         return ossl_fail("EVP_CTRL_AEAD_SET_TAG failed");
     /* CCM needs the payload length before the AAD. */
-    if (!evp.update(c->ctx, NULL, &outl, NULL, (int)len))
+    if (!c->evp.update(c->ctx, NULL, &outl, NULL, (int)len))
         return ossl_fail("EVP_CipherUpdate (setting the length) failed");
-    if (alen > 0 && !evp.update(c->ctx, NULL, &outl, aad, (int)alen))
+    if (alen > 0 && !c->evp.update(c->ctx, NULL, &outl, aad, (int)alen))
         return ossl_fail("EVP_CipherUpdate (AAD) failed");
-    int ok = evp.update(c->ctx, out, &outl, len ? in : none, (int)len);
+    int ok = c->evp.update(c->ctx, out, &outl, len ? in : none, (int)len);
     if (!c->enc)
         return ok ? 0 : 1;
     if (!ok || (size_t)outl != len)
         return ossl_fail("EVP_CipherUpdate (payload) failed");
-    if (!evp.ctrl(c->ctx, EVP_CTRL_AEAD_GET_TAG, (int)c->tlen, tag))
+    if (!c->evp.ctrl(c->ctx, EVP_CTRL_AEAD_GET_TAG, (int)c->tlen, tag))
         return ossl_fail("EVP_CTRL_AEAD_GET_TAG failed");
     return 0;
 }

@@ -14,9 +14,10 @@
 typedef struct evp_cipher_ctx EVP_CTX;
 typedef struct evp_cipher EVP_CIPH;
 
-/* The EVP calls OCB needs beyond ossl.c's, from the library it loaded. */
-static struct {
-    int loaded;
+/* The EVP calls OCB needs beyond ossl.c's, from the library current when
+ * the context was made (each context keeps its own: two libraries may be
+ * loaded at once). */
+struct ocb_calls {
     int (*init) (EVP_CTX *, const EVP_CIPH *, void *engine,
                  const unsigned char *key, const unsigned char *iv, int enc);
     int (*ctrl) (EVP_CTX *, int type, int arg, void *ptr);
@@ -24,37 +25,32 @@ static struct {
                    const unsigned char *in, int inl);
     int (*final) (EVP_CTX *, unsigned char *out, int *outl);
     const EVP_CIPH *(*ocb[3]) (void);           /* AES-128/192/256-OCB */
-} evp;
+};
 
 struct ossl_ocb {
     struct ossl_cipher *cipher;     /* owns the EVP context */
     EVP_CTX *ctx;
     int enc;
     size_t nonce_len, tag_len;
+    struct ocb_calls evp;
 };
-
-static int load(void)
-{
-    static const struct ossl_sym syms[] = {
-        { &evp.init, "EVP_CipherInit_ex" }, { &evp.ctrl, "EVP_CIPHER_CTX_ctrl" },
-        { &evp.update, "EVP_CipherUpdate" }, { &evp.final, "EVP_CipherFinal_ex" },
-        { &evp.ocb[0], "EVP_aes_128_ocb" }, { &evp.ocb[1], "EVP_aes_192_ocb" },
-        { &evp.ocb[2], "EVP_aes_256_ocb" },
-    };
-    if (!evp.loaded && ossl_symbols(syms, sizeof(syms) / sizeof(syms[0])) != 0)
-        return -1;
-    evp.loaded = 1;
-    return 0;
-}
 
 struct ossl_ocb *ossl_ocb_new(void)
 {
-    if (load() != 0)
-        return NULL;
     struct ossl_ocb *c = calloc(1, sizeof(*c));
-    if (c == NULL || (c->cipher = ossl_cipher_new()) == NULL) {
+    if (c == NULL) {
+        ossl_fail("out of memory");
+        return NULL;
+    }
+    const struct ossl_sym syms[] = {
+        { &c->evp.init, "EVP_CipherInit_ex" }, { &c->evp.ctrl, "EVP_CIPHER_CTX_ctrl" },
+        { &c->evp.update, "EVP_CipherUpdate" }, { &c->evp.final, "EVP_CipherFinal_ex" },
+        { &c->evp.ocb[0], "EVP_aes_128_ocb" }, { &c->evp.ocb[1], "EVP_aes_192_ocb" },
+        { &c->evp.ocb[2], "EVP_aes_256_ocb" },
+    };
+    c->cipher = ossl_cipher_new_with(syms, sizeof(syms) / sizeof(syms[0]));
+    if (c->cipher == NULL) {
         free(c);
-        ossl_fail("EVP_CIPHER_CTX_new failed");
         return NULL;
     }
     c->ctx = ossl_cipher_evp_ctx(c->cipher);
@@ -74,11 +70,11 @@ int ossl_ocb_init(struct ossl_ocb *c, int bits, int enc, const uint8_t *key,
     int s = bits == 128 ? 0 : bits == 192 ? 1 : bits == 256 ? 2 : -1;
     if (s < 0)
         return ossl_fail("no AES-%d", bits);
-    if (!evp.init(c->ctx, evp.ocb[s](), NULL, NULL, NULL, enc ? 1 : 0))
+    if (!c->evp.init(c->ctx, c->evp.ocb[s](), NULL, NULL, NULL, enc ? 1 : 0))
         return ossl_fail("EVP_CipherInit_ex(AES-%d-OCB) failed", bits);
-    if (!evp.ctrl(c->ctx, CTRL_AEAD_SET_IVLEN, (int)nonce_len, NULL))
+    if (!c->evp.ctrl(c->ctx, CTRL_AEAD_SET_IVLEN, (int)nonce_len, NULL))
         return ossl_fail("AES-OCB: nonce length %zu refused", nonce_len);
-    if (!evp.init(c->ctx, NULL, NULL, key, NULL, -1))
+    if (!c->evp.init(c->ctx, NULL, NULL, key, NULL, -1))
         return ossl_fail("EVP_CipherInit_ex(AES-%d-OCB key) failed", bits);
     c->enc = enc;
     c->nonce_len = nonce_len;
@@ -92,23 +88,23 @@ int ossl_ocb_message(struct ossl_ocb *c, const uint8_t *nonce,
 {
     int outl = 0, n;
     /* The tag length shapes the nonce, so it is set before any data. */
-    if (!evp.ctrl(c->ctx, CTRL_AEAD_SET_TAG, (int)c->tag_len,
+    if (!c->evp.ctrl(c->ctx, CTRL_AEAD_SET_TAG, (int)c->tag_len,
                   c->enc ? NULL : tag))
         return ossl_fail("AES-OCB: tag length %zu refused", c->tag_len);
-    if (!evp.init(c->ctx, NULL, NULL, NULL, nonce, -1))
+    if (!c->evp.init(c->ctx, NULL, NULL, NULL, nonce, -1))
         return ossl_fail("EVP_CipherInit_ex (nonce) failed");
-    if (aad_len > 0 && !evp.update(c->ctx, NULL, &n, aad, (int)aad_len))
+    if (aad_len > 0 && !c->evp.update(c->ctx, NULL, &n, aad, (int)aad_len))
         return ossl_fail("EVP_CipherUpdate (%zu bytes of AAD) failed", aad_len);
-    if (len > 0 && !evp.update(c->ctx, out, &outl, in, (int)len))
+    if (len > 0 && !c->evp.update(c->ctx, out, &outl, in, (int)len))
         return ossl_fail("EVP_CipherUpdate (%zu bytes) failed", len);
-    if (!evp.final(c->ctx, out + outl, &n)) {
+    if (!c->evp.final(c->ctx, out + outl, &n)) {
         if (!c->enc)
             return 1;
         return ossl_fail("EVP_CipherFinal_ex failed");
     }
     if ((size_t)(outl + n) != len)
         return ossl_fail("AES-OCB gave %d bytes for %zu", outl + n, len);
-    if (c->enc && !evp.ctrl(c->ctx, CTRL_AEAD_GET_TAG, (int)c->tag_len, tag))
+    if (c->enc && !c->evp.ctrl(c->ctx, CTRL_AEAD_GET_TAG, (int)c->tag_len, tag))
         return ossl_fail("AES-OCB: no tag");
     return 0;
 }

@@ -5,18 +5,31 @@
 #  - --list names exactly the registry's implementations (as the KAT
 #    programs list them), C included, and every mode; each name it lists
 #    is accepted by --impl, which then selects that name only;
-#  - an unknown implementation, mode, option, a bad size, key size or
-#    --seconds, a missing value: exit 2, one line naming the bad word, no
-#    CSV file left behind;
+#  - an unknown implementation, mode, option, a bad size, key size,
+#    --seconds or --placements (0, 5000, x), a missing value, an --openssl
+#    library that cannot be loaded or a third one: exit 2, one line naming
+#    the bad word, no CSV file left behind;
 #  - an implementation this CPU cannot run (AES-NI masked off) is named
 #    as skipped, with the feature it lacks;
 #  - tiny real runs: the table row has c/B and MB/s whose product is the
 #    TSC frequency in the header (within the printed rounding); the CSV
 #    has the header and exactly the rows the options select, positive
-#    figures, c/B x MB/s = MHz; comma lists and repeated options give
-#    the cross product for every implementation this CPU runs;
+#    figures, c/B x MB/s = MHz, the worst placement's c/B no lower than
+#    the median (equal with one placement), OpenSSL's rows naming its
+#    version and ours none; comma lists and repeated options give the
+#    cross product for every implementation this CPU runs;
+#  - --placements 4: the header says so, each row's worst cell is the
+#    CSV's worst (which is >= the median), and a placement summary line
+#    per family gives the lowest median/worst of the CSV's rows;
+#  - two libraries (--openssl the system's and a copy of it whose version
+#    text is changed, another file of the same soname; and the system's
+#    and OpenSSL 3.5's, when `make openssl-lib OPENSSL_VERSION=3.5` has
+#    built it, else a SKIP): both named in the header, a column group each
+#    labelled with its version, CSV rows for each library with the version
+#    of its own file (the system's as a single-library run reports it);
 #  - without a usable libcrypto.so.3 (a stand-in without its symbols on
 #    LD_LIBRARY_PATH): one line says so, our figures come without ratios;
+#    the same stand-in named by --openssl: exit 2, one line;
 #  - bench/code_size.pl prints every module's functions with no warning;
 #  - the bound loops (--bound-only): every loop the CPU has gives a positive
 #    figure, stable within a factor of two over three runs; with VAES
@@ -35,8 +48,15 @@
 #    ranges, the date, CPU and command; the tiny run's own CSV read back
 #    row for row; a malformed CSV is one line naming file and line, exit 1
 #    and no output file;
-#  - `make bench` runs only what BENCH_ARGS selects, fetches nothing and
-#    writes nothing outside the build (below).
+#  - tools/perf-table.pl on a two-library CSV with placements: a column
+#    pair per library, the worst column, the ranges per library;
+#  - tools/openssl-lib.sh (make openssl-lib) on a stand-in source tree:
+#    the messages without the source and before the build, Configure's
+#    arguments, the build out of tree keeping only the library, the second
+#    run doing nothing, an interrupted build going on without Configure;
+#  - `make bench` runs only what BENCH_ARGS selects, over 16 placements,
+#    says in one line how to build OpenSSL 3.5's library when it is not
+#    built, fetches nothing and writes nothing outside the build (below).
 # Speed itself is never judged: only shapes and consistency.
 use strict;
 use warnings;
@@ -69,7 +89,8 @@ delete $ENV{OPENSSL_ia32cap};
     my ($rc, $out) = capture($bench, '--help');
     result($rc == 0, '--help exits 0');
     my @missing = grep { $out !~ /\Q$_\E\b/ }
-        qw(--list --impl --mode --size --keybits --seconds --quick --fastest --csv --bound-only --help);
+        qw(--list --impl --mode --size --keybits --seconds --quick --fastest --openssl --placements --csv
+           --bound-only --help);
     result(!@missing, '--help names every option' . (@missing ? " (not @missing)" : ''));
 }
 
@@ -125,6 +146,13 @@ my @bad = (
     [ 'seconds not positive', "'0'", '--seconds', '0' ],
     [ 'seconds not a number', 'soon', '--seconds', 'soon' ],
     [ 'missing value', '--size', '--size' ],
+    [ 'no stack placement', "'0'", '--placements', '0' ],
+    [ 'too many stack placements', '5000', '--placements', '5000' ],
+    [ 'placements not a number', "'x'", '--placements', 'x' ],
+    [ 'an --openssl library that does not exist', '/no/such/libcrypto.so.3', '--openssl',
+      '/no/such/libcrypto.so.3' ],
+    [ 'a third --openssl library', '--openssl', ('--openssl', 'libcrypto.so.3') x 3 ],
+    [ 'one library twice (nothing to tell apart)', 'libcrypto.so.3', ('--openssl', 'libcrypto.so.3') x 2 ],
 );
 for my $case (@bad) {
     my ($what, $word, @args) = @$case;
@@ -191,13 +219,27 @@ sub mhz_of {
 
 sub is_number { return defined $_[0] && $_[0] =~ /^\d+(\.\d+)?(e[-+]?\d+)?$/i && $_[0] > 0 }
 
+# The --placements of the run check_csv reads (set with local).
+our $placements = 1;
+
 # CSV rows are as expected and consistent with the TSC frequency.
 sub check_csv {
     my ($what, $file, $mhz, @want) = @_;
     my ($head, @rows) = read_csv($file);
     result($head eq 'table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,'
-                    . 'bound_cycles_per_byte,of_bound',
+                    . 'bound_cycles_per_byte,of_bound,openssl,worst_cycles_per_byte',
            "$what: CSV header");
+    # The worst placement is never faster than the median; with one
+    # placement it is the median.  OpenSSL's rows name their library.
+    my $one = $placements == 1;
+    my @odd = grep {
+        !is_number($_->{worst_cycles_per_byte}) || $_->{worst_cycles_per_byte} < $_->{cycles_per_byte}
+            || ($one && $_->{worst_cycles_per_byte} != $_->{cycles_per_byte})
+            || ($_->{path} =~ /^openssl/ ? $_->{openssl} !~ /^OpenSSL \d+\.\d+\.\d+/ : $_->{openssl} ne '')
+    } @rows;
+    result(@rows && !@odd, "$what: worst c/B " . ($one ? '= the median (one placement)' : '>= the median')
+           . ', OpenSSL\'s rows name its version, ours none')
+        or print map { '#   odd  ' . join(',', %$_) . "\n" } @odd;
     my @got = sort map { join ',', @$_{qw(table mode bits bytes update path)} } @rows;
     @want = sort @want;
     result("@got" eq "@want", "$what: CSV has exactly the " . scalar(@want) . ' expected rows')
@@ -324,6 +366,112 @@ sub tiny_rows {
         or print map { "#   $_\n" } split /\n/, $fout;
 }
 
+# --- stack placements ------------------------------------------------------------------------
+# --placements 4 on ECB and XTS: the header, the worst cell of each row
+# against the CSV, and the placement summary against the CSV's rows.
+{
+    my $csv = "$dir/placements.csv";
+    my @args = ('--quick', '--placements', '4', '--mode', 'ecb-enc,xts-enc', '--size', '4096',
+                '--keybits', '128', '--impl', 'c', '--csv', $csv);
+    my ($rc, $out) = capture($bench, @args);
+    result($rc == 0 && $out =~ /^  each figure at 4 stack placements /m,
+           '--placements 4 exits 0 and the header says each figure is taken at 4 placements')
+        or print map { "#   $_\n" } split /\n/, $out;
+    my @rows;
+    {
+        local $placements = 4;
+        @rows = check_csv('placements run', $csv, mhz_of($out),
+                          map { my $k = "aes,$_,128,4096,4096"; ("$k,c", $have_ossl ? "$k,openssl\@c" : (),
+                                 $have_ossl && table_column('c') ? "$k,openssl\@table" : ()) } qw(ecb-enc xts-enc));
+    }
+    # The table's ours group: c/B, MB/s, worst.
+    my @cells = map { / \|\s+\S+\s+\S+\s+(\S+) \|/ ? $1 : () } grep { /^ c\s+128\s+4096 \|/ } split /\n/, $out;
+    my @ours = grep { $_->{path} eq 'c' } @rows;
+    my @want = map { $_->{worst_cycles_per_byte} } sort { $a->{mode} cmp $b->{mode} } @ours;
+    my $ok = @cells == 2 && @want == 2
+        && !grep { abs($cells[$_] - $want[$_]) > $want[$_] * rounding($cells[$_]) * 1.01 + 1e-9 } 0 .. 1;
+    result($ok && $out =~ /^ impl .*c\/B\s+MB\/s\s+worst \|/m,
+           "each row's worst cell is the CSV's worst_cycles_per_byte (@cells vs @want)")
+        or print map { "#   $_\n" } grep { /^ (c|impl) / } split /\n/, $out;
+    my ($line) = $out =~ /^ C AES\s+(lowest worst\/median .*)$/m;
+    my ($v, $row) = ($line // '') =~ /^lowest worst\/median\s+(\S+) (\(.*\))$/;
+    my @pairs = map { [ $_->{cycles_per_byte} / $_->{worst_cycles_per_byte},
+                        "(c $_->{mode} AES-128 4096 B)" ] } @ours;
+    result(defined $row && lowest_named($v, $row, @pairs) && $v <= 1,
+           'the placement summary line of C AES gives the lowest median/worst of its rows, with its row'
+           . ($line ? " ($line)" : ''))
+        or print map { "#   $_\n" } ($line // 'no line'), map { "$_->[0] $_->[1]" } @pairs;
+}
+
+# --- two OpenSSL libraries ----------------------------------------------------------------------
+# A run with --openssl libcrypto.so.3 --openssl $lib, whose version should
+# read $version: the header names both, every table has a column group per
+# library labelled with its version, and the CSV has rows of each library
+# with the version of its own file.
+sub two_libraries {
+    my ($what, $system, $lib, $version) = @_;
+    my $csv = "$dir/two.csv";
+    unlink $csv;
+    my ($rc, $out) = capture($bench, @tiny, '--impl', 'c', '--mode', 'xts-enc',
+                             '--openssl', 'libcrypto.so.3', '--openssl', $lib, '--csv', $csv);
+    result($rc == 0 && $out =~ /^  CPU: .*; reference: \Q$system\E /m
+           && $out =~ /^  second reference: \Q$version\E .*\(\Q$lib\E\)$/m,
+           "$what: the header names $system and $version ($lib)")
+        or print map { "#   $_\n" } split /\n/, $out;
+    my @heads = grep { /^ {29}\|/ } split /\n/, $out;
+    result(@heads == 2 && (grep { /\|\s+\Q$system\E\s+\|\s+\Q$version\E\s+\|/ } @heads) == @heads,
+           "$what: each table has a column group per library, labelled with its version")
+        or print map { "#   $_\n" } @heads;
+    my @want;
+    for my $mode (qw(cbc-enc xts-enc)) {
+        my $k = "aes,$mode,128,1024,1024";
+        push @want, "$k,c", ("$k,openssl\@c") x 2, table_column('c') ? ("$k,openssl\@table") x 2 : ();
+    }
+    my @rows = check_csv($what, $csv, mhz_of($out), @want);
+    my @libs = sort map { $_->{openssl} } grep { $_->{path} eq 'openssl@c' && $_->{mode} eq 'xts-enc' } @rows;
+    result("@libs" eq join(' ', sort($system, $version)),
+           "$what: the CSV gives each OpenSSL row its own library's version (@libs)");
+}
+{
+    my ($rc, $one) = capture($bench, @tiny, '--impl', 'c');
+    my ($system) = $one =~ /^  CPU: .*; reference: (OpenSSL \d+\.\d+\.\d+) /m;
+    my ($path) = $one =~ /^  CPU: .*; reference: .*\((\/.*)\)$/m;
+    # A copy of the system's library whose version text says 9 where it
+    # says the major version: another file of the same soname, loaded
+    # beside the system's, must answer with its own text.
+    my $copy = "$dir/other/libcrypto.so.3";
+    my $version;
+    if (!$have_ossl || !defined $system || !defined $path) {
+        result(1, 'two OpenSSL libraries', 'SKIP the system has no usable libcrypto.so.3');
+    } else {
+        mkdir "$dir/other";
+        open(my $in, '<:raw', $path) or die "$path: $!\n";
+        my $bytes = do { local $/; <$in> };
+        close $in;
+        ($version = $system) =~ s/^OpenSSL \d/OpenSSL 9/;
+        my $n = $bytes =~ s/\Q$system\E /$version /g;
+        open(my $outf, '>:raw', $copy) or die "$copy: $!\n";
+        print $outf $bytes;
+        close $outf;
+        if ($n != 1) {
+            result(1, 'two OpenSSL libraries', "SKIP the version text \"$system \" is not once in $path ($n)");
+        } else {
+            two_libraries('two libraries (the system\'s and a renamed copy)', $system, $copy, $version);
+        }
+    }
+    # The system's and OpenSSL 3.5's, built by make openssl-lib into the cache.
+    my $lib35 = `sh '$root/tools/openssl-lib.sh' --cached 3.5 2>/dev/null`;
+    chomp $lib35;
+    my ($src35) = $lib35 =~ m{/lib-(3\.5\.\d+)/libcrypto\.so\.3$};
+    if (!$have_ossl || !defined $system || !defined $src35) {
+        result(1, 'OpenSSL 3.5 beside the system\'s', 'SKIP ' . (!defined $src35
+               ? 'OpenSSL 3.5\'s library is not built (make openssl-lib OPENSSL_VERSION=3.5)'
+               : 'the system has no usable libcrypto.so.3'));
+    } else {
+        two_libraries('OpenSSL 3.5 beside the system\'s', $system, $lib35, "OpenSSL $src35");
+    }
+}
+
 # --- tools/perf-table.pl: the CSV as docs/performance.md's tables ---------------------------
 {
     my $perf = "$root/tools/perf-table.pl";
@@ -363,10 +511,31 @@ sub tiny_rows {
            'perf-table.pl: a sample CSV gives its known figures, ratios, ranges, date, CPU and command')
         or print map { "#   $_\n" } "exit $rc", (map { "missing: $_" } @missing), split /\n/, $out;
 
+    # Two libraries and placements: a c/B and ratio column per library, the
+    # worst column, the ranges per library.
+    my $two = "$dir/perf-two.csv";
+    open($fh, '>', $two) or die "$two: $!\n";
+    print $fh map { "$_\n" }
+        'table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,bound_cycles_per_byte,of_bound,openssl,worst_cycles_per_byte',
+        'aes,xts-enc,128,16384,16384,aesni,0.25,8000,0.2,0.8,,0.5',
+        'aes,xts-enc,128,16384,16384,openssl@aesni,0.5,4000,,,OpenSSL 3.0.1,0.5',
+        'aes,xts-enc,128,16384,16384,openssl@aesni,0.125,16000,,,OpenSSL 3.5.1,0.25';
+    close $fh;
+    ($rc, $out) = capture('perl', $perf, '--date', '2026-01-02', '--cpu', 'Sample CPU', $two);
+    @want = ('| mode | bits | bytes | implementation | c/B | worst c/B | OpenSSL 3.0.1 c/B | ratio to OpenSSL 3.0.1 '
+             . '| OpenSSL 3.5.1 c/B | ratio to OpenSSL 3.5.1 | ratio to OpenSSL\'s table path | of bound |',
+             '| xts-enc | 128 | 16384 | aesni | 0.250 | 0.500 | 0.500 | 2.000 | 0.125 | 0.500 | - | 0.800 |',
+             '| aes aesni | 1 | 2.000-2.000 | 0.500-0.500 | - |');
+    %line = map { $_ => 1 } split /\n/, $out;
+    @missing = grep { !$line{$_} } @want;
+    result($rc == 0 && !@missing,
+           'perf-table.pl: a two-library CSV with placements gives each library its columns and range, and the worst')
+        or print map { "#   $_\n" } "exit $rc", (map { "missing: $_" } @missing), split /\n/, $out;
+
     open(my $tiny, '<', "$dir/tiny.csv") or die "$dir/tiny.csv: $!\n";
-    my @rows = grep { !/,openssl/ } <$tiny>;
+    my (undef, @rows) = <$tiny>;
     close $tiny;
-    shift @rows;
+    @rows = grep { !/,openssl@/ } @rows;
     ($rc, $out) = capture('perl', $perf, "$dir/tiny.csv");
     my @got = grep { /^\| cbc-enc \| 128 \| 1024 \| c \| / } split /\n/, $out;
     result($rc == 0 && @rows == 1 && @got == 1 && $out =~ /^## \d{4}-\d\d-\d\d — /m,
@@ -387,6 +556,88 @@ sub tiny_rows {
                "perf-table.pl, $what: exit 1, one line naming file and line, no output file")
             or print map { "#   $_\n" } "exit " . ($rc >> 8), @lines;
     }
+}
+
+# --- tools/openssl-lib.sh: OpenSSL's library built into the cache -------------------------------
+# Against a stand-in cache: an unpacked tree whose Configure writes a
+# Makefile that makes a stand-in libcrypto.so.3 (the real build takes
+# minutes).  Without the tree: exit 2, one line naming make openssl-source;
+# --cached before the build: exit 2, one line naming make openssl-lib; the
+# build: out of tree, the library in lib-3.5.N/ and nothing else kept, the
+# source untouched, Configure given linux-x86_64 shared no-tests and a
+# prefix in the cache; a second run: nothing to do, the same path.
+{
+    my $tool = "$root/tools/openssl-lib.sh";
+    my $cache = "$dir/lib-cache";
+    make_path($cache);
+    local $ENV{OPENSSL_SOURCE_CACHE} = $cache;
+    my ($rc, $out) = capture('sh', $tool, '3.5');
+    my @lines = split /\n/, $out;
+    result($rc >> 8 == 2 && @lines == 1 && $lines[0] =~ /make openssl-source OPENSSL_VERSION=3\.5/,
+           'openssl-lib.sh without the source: exit 2, one line naming make openssl-source')
+        or print map { "#   $_\n" } @lines;
+    my $tree = "$cache/openssl-3.5.99";
+    make_path($tree);
+    for ([ 'VERSION.dat', "MAJOR=3\nMINOR=5\nPATCH=99\n" ], [ '.unpacked', '' ],
+         [ 'Configure', <<'CONFIGURE' ]) {
+#!/usr/bin/perl
+# Stand-in: records its arguments in $CONFIGURE_ARGS, writes what
+# Configure leaves (configdata.pm, a Makefile with the two targets used).
+open(my $fh, '>', $ENV{CONFIGURE_ARGS}) or die; print $fh "@ARGV\n"; close $fh;
+open($fh, '>', 'configdata.pm') or die; close $fh;
+open($fh, '>', 'Makefile') or die;
+print $fh "build_generated:\nlibcrypto.so.3:\n\tprintf 'stand-in' > libcrypto.so.3\n";
+close $fh;
+CONFIGURE
+        open(my $fh, '>', "$tree/$_->[0]") or die "$tree/$_->[0]: $!\n";
+        print $fh $_->[1];
+        close $fh;
+    }
+    my $before = tree_listing($tree);
+    ($rc, $out) = capture('sh', $tool, '--cached', '3.5');
+    @lines = split /\n/, $out;
+    result($rc >> 8 == 2 && @lines == 1 && $lines[0] =~ /make openssl-lib OPENSSL_VERSION=3\.5/,
+           'openssl-lib.sh --cached before the build: exit 2, one line naming make openssl-lib')
+        or print map { "#   $_\n" } @lines;
+    my $lib = "$cache/lib-3.5.99/libcrypto.so.3";
+    local $ENV{CONFIGURE_ARGS} = "$dir/configure-args";
+    ($rc, $out) = capture('sh', $tool, '3.5');
+    my $args = -e $ENV{CONFIGURE_ARGS} ? do { open(my $fh, '<', $ENV{CONFIGURE_ARGS}) or die; <$fh> } : '';
+    result($args =~ /^linux-x86_64 shared no-tests --prefix=\Q$cache\E\/lib-3\.5\.99 --openssldir=\Q$cache\E\/lib-3\.5\.99\/ssl /,
+           'openssl-lib.sh configures linux-x86_64, shared, no tests, its prefix and configuration in the cache')
+        or print "#   Configure $args\n";
+    opendir(my $dh, $cache) or die;
+    my @kept = sort grep { !/^\.\.?$/ } readdir $dh;
+    opendir($dh, "$cache/lib-3.5.99") or die;
+    my @in_lib = sort grep { !/^\.\.?$/ } readdir $dh;
+    my $made = -s $lib ? do { open(my $fh, '<', $lib) or die; local $/; <$fh> } : '';
+    result($rc == 0 && $out =~ /^\Q$lib\E$/m && $out =~ /built \Q$lib\E/ && $made eq 'stand-in'
+           && "@in_lib" eq 'libcrypto.so.3' && !grep({ /\.build$/ } @kept)
+           && tree_listing($tree) eq $before,
+           'openssl-lib.sh builds out of tree: only lib-3.5.99/libcrypto.so.3 kept, the source untouched')
+        or print map { "#   $_\n" } "exit $rc", split(/\n/, $out), "kept: @kept", "in lib: @in_lib";
+    ($rc, $out) = capture('sh', $tool, '3.5');
+    result($rc == 0 && $out =~ /already built; nothing to do/ && $out =~ /^\Q$lib\E$/m,
+           'openssl-lib.sh run again: nothing to do, the same path')
+        or print map { "#   $_\n" } split /\n/, $out;
+    # An interrupted build (Configure done, no library yet) goes on without
+    # configuring again.
+    unlink $lib, $ENV{CONFIGURE_ARGS};
+    make_path("$cache/lib-3.5.99.build");
+    for my $f ('configdata.pm', 'Makefile') {
+        open(my $fh, '>', "$cache/lib-3.5.99.build/$f") or die;
+        print $fh "build_generated:\nlibcrypto.so.3:\n\tprintf 'resumed' > libcrypto.so.3\n" if $f eq 'Makefile';
+        close $fh;
+    }
+    ($rc, $out) = capture('sh', $tool, '3.5');
+    $made = -s $lib ? do { open(my $fh, '<', $lib) or die; local $/; <$fh> } : '';
+    result($rc == 0 && $out =~ /going on with the interrupted build/ && $made eq 'resumed'
+           && !-e $ENV{CONFIGURE_ARGS} && !-e "$cache/lib-3.5.99.build",
+           'openssl-lib.sh after an interrupted build: goes on in its tree without Configure, then removes it')
+        or print map { "#   $_\n" } "exit $rc", split /\n/, $out;
+    ($rc, $out) = capture('sh', $tool, '--cached', '3.5');
+    result($rc == 0 && $out eq "$lib\n", 'openssl-lib.sh --cached prints the library\'s path alone')
+        or print "#   $out\n";
 }
 
 # --- make bench: the selection only, nothing written outside the build ---------------------
@@ -442,15 +693,22 @@ sub tree_listing {
     result($rc == 0, "make bench BENCH_ARGS=\"$args\" exits 0")
         or print map { "#   $_\n" } @lines;
     my ($end) = grep { $lines[$_] =~ /^\d+ figures written to / } 0 .. $#lines;
-    result(@lines && $lines[0] =~ m{bench/bench --csv \S+ --fastest \Q$args\E$},
-           'make bench: the first line is the benchmark\'s command, with BENCH_ARGS')
+    # HOME is empty, so no OpenSSL 3.5 library is cached: one line says how to build it.
+    result(@lines && $lines[0] =~ /^OpenSSL 3\.5 not compared: .*`make openssl-lib OPENSSL_VERSION=3\.5`/,
+           'make bench without OpenSSL 3.5\'s library: the first line says how to build it')
         or print "#   $lines[0]\n";
+    result(@lines > 1 && $lines[1] =~ m{bench/bench --csv \S+ --fastest --placements 16 \Q$args\E$},
+           'make bench: then the benchmark\'s command, 16 placements, the system\'s OpenSSL only, BENCH_ARGS')
+        or print "#   $lines[1]\n";
     my @after = defined $end ? @lines[$end + 1 .. $#lines] : @lines;
     result(defined $end && @after == 2 && $after[0] =~ /^plot(?: skipped)?:/
            && $after[1] =~ /^more \(make TARGET\): bench-code-size, .*bench-x86mca, bench-dmcrypt32, bench-sha1-586$/,
            'make bench: after the benchmark\'s output only the plot line and one line naming the other targets')
         or print map { "#   $_\n" } @after;
-    check_csv('make bench', "$abs_build/bench/bench.csv", mhz_of($out), tiny_rows());
+    {
+        local $placements = 16;
+        check_csv('make bench', "$abs_build/bench/bench.csv", mhz_of($out), tiny_rows());
+    }
     my @called = -e $mark ? do { open(my $fh, '<', $mark) or die; <$fh> } : ();
     result(!@called, 'make bench calls no apt tool (nothing fetched)') or print map { "#   $_" } @called;
     opendir(my $hd, $home) or die;
@@ -514,6 +772,13 @@ sub tree_listing {
                'without a usable libcrypto.so.3: exit 0, one line says so, no ratios')
             or print map { "#   $_\n" } split /\n/, $out;
         check_csv('run without OpenSSL', $csv, mhz_of($out), 'aes,cbc-enc,128,1024,1024,c');
+        delete local $ENV{LD_LIBRARY_PATH};
+        my $bad = "$dir/fake.csv";
+        ($rc, $out) = capture($bench, @tiny, '--impl', 'c', '--openssl', "$fake/libcrypto.so.3", '--csv', $bad);
+        my @lines = split /\n/, $out;
+        result($rc >> 8 == 2 && @lines == 1 && $lines[0] =~ /--openssl '\Q$fake\E\/libcrypto\.so\.3': .*no symbol/
+               && !-e $bad, '--openssl naming a library without OpenSSL\'s calls: exit 2, one line, no CSV')
+            or print map { "#   $_\n" } "exit " . ($rc >> 8), @lines;
     }
 }
 
