@@ -34,6 +34,28 @@ static inline int partial_overlap(const unsigned char *in,
     return a != b && (a < b ? b - a : a - b) < len;
 }
 
+/*
+ * The checks of a call on data, in the order the header gives the errors:
+ * the buffers, the key's implementation (NULL: no key set), enc, the
+ * length (length_ok: the mode's rule), the overlap.  0: the call may run.
+ */
+static inline int data_call_error(const void *impl, const unsigned char *in,
+                                  const unsigned char *out, size_t len, int enc,
+                                  int length_ok)
+{
+    if (missing_data(in, out, len))
+        return CASM_ERR_NULL;
+    if (impl == NULL)
+        return CASM_ERR_STATE;
+    if (bad_enc(enc))
+        return CASM_ERR_ENC;
+    if (!length_ok)
+        return CASM_ERR_LENGTH;
+    if (partial_overlap(in, out, len))
+        return CASM_ERR_OVERLAP;
+    return 0;
+}
+
 /* A key no mode accepts: the old schedule wiped, no implementation. */
 static void unusable(CASM_AES_KEY *k)
 {
@@ -92,16 +114,11 @@ static int ecb_by_blocks(block128_f block, const AES_KEY *ks,
 int casm_aes_ecb(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, int enc)
 {
-    if (k == NULL || missing_data(in, out, len))
+    if (k == NULL)
         return CASM_ERR_NULL;
-    if (k->impl == NULL)
-        return CASM_ERR_STATE;
-    if (bad_enc(enc))
-        return CASM_ERR_ENC;
-    if (len % 16 != 0)
-        return CASM_ERR_LENGTH;
-    if (partial_overlap(in, out, len))
-        return CASM_ERR_OVERLAP;
+    int err = data_call_error(k->impl, in, out, len, enc, len % 16 == 0);
+    if (err != 0)
+        return err;
 
     const struct casm_aes_impl *impl = k->impl;
     const AES_KEY *ks = enc ? &k->enc : &k->dec;
@@ -117,18 +134,11 @@ int casm_aes_cbc(const CASM_AES_KEY *k, const unsigned char *in,
                  unsigned char *out, size_t len, unsigned char iv[16],
                  int enc)
 {
-    if (k == NULL || iv == NULL || missing_data(in, out, len))
+    if (k == NULL || iv == NULL)
         return CASM_ERR_NULL;
-    if (k->impl == NULL)
-        return CASM_ERR_STATE;
-    if (bad_enc(enc))
-        return CASM_ERR_ENC;
-    if (len % 16 != 0)
-        return CASM_ERR_LENGTH;
-    if (partial_overlap(in, out, len))
-        return CASM_ERR_OVERLAP;
-    if (len == 0)
-        return 0;
+    int err = data_call_error(k->impl, in, out, len, enc, len % 16 == 0);
+    if (err != 0 || len == 0)
+        return err;
 
     const struct casm_aes_impl *impl = k->impl;
     const AES_KEY *ks = enc ? &k->enc : &k->dec;
@@ -237,16 +247,12 @@ int casm_aes_xts(const CASM_AES_XTS_KEY *k, const unsigned char iv[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
 {
-    if (k == NULL || iv == NULL || missing_data(in, out, len))
+    if (k == NULL || iv == NULL)
         return CASM_ERR_NULL;
-    if (k->data.impl == NULL || k->tweak.impl == NULL)
-        return CASM_ERR_STATE;
-    if (bad_enc(enc))
-        return CASM_ERR_ENC;
-    if (len < 16 || len > CASM_AES_XTS_MAX_LEN)
-        return CASM_ERR_LENGTH;
-    if (partial_overlap(in, out, len))
-        return CASM_ERR_OVERLAP;
+    int err = data_call_error(k->tweak.impl == NULL ? NULL : k->data.impl, in, out,
+                              len, enc, len >= 16 && len <= CASM_AES_XTS_MAX_LEN);
+    if (err != 0)
+        return err;
 
     const struct casm_aes_impl *impl = k->data.impl;
     xts128_f bulk = enc ? impl->xts_enc : impl->xts_dec;
@@ -298,16 +304,11 @@ int casm_aes_lrw(const CASM_AES_LRW_KEY *k, const unsigned char index[16],
                  const unsigned char *in, unsigned char *out, size_t len,
                  int enc)
 {
-    if (k == NULL || index == NULL || missing_data(in, out, len))
+    if (k == NULL || index == NULL)
         return CASM_ERR_NULL;
-    if (k->aes.impl == NULL)
-        return CASM_ERR_STATE;
-    if (bad_enc(enc))
-        return CASM_ERR_ENC;
-    if (len % 16 != 0)
-        return CASM_ERR_LENGTH;
-    if (partial_overlap(in, out, len))
-        return CASM_ERR_OVERLAP;
+    int err = data_call_error(k->aes.impl, in, out, len, enc, len % 16 == 0);
+    if (err != 0)
+        return err;
 
     const struct casm_aes_impl *impl = k->aes.impl;
     if (impl->ecb != NULL) {

@@ -4,8 +4,8 @@
  * shape, built from a function of exactly that type (another shape does
  * not compile), recording its argument count, which every call on the
  * handle checks.  The one conversion from a function to the address the
- * checkers run is made in support/lib/code_handle.h; each user declares its
- * shapes with it (aes586_abi.c: set-key, block, cbc).
+ * checkers run is made in support/lib/code_handle.h; the registry's shapes
+ * are abi_shapes.h's, others a user declares with ABI32_SHAPE.
  */
 #ifndef TEST_ABI32_ABI32_TYPED_H
 #define TEST_ABI32_ABI32_TYPED_H
@@ -25,7 +25,7 @@ static inline int abi32_call_fn(struct code_handle fn, const uint32_t *args, int
 }
 
 static inline int unwind32_check_fn(struct code_handle fn, const uint32_t *args, int nargs,
-                                    struct unwind32_stats *st, char *err, size_t errlen)
+                                    struct unwind_stats *st, char *err, size_t errlen)
 {
     if (!code_handle_nargs_ok(fn, nargs, err, errlen))
         return -1;

@@ -627,13 +627,14 @@ static void step_free(struct step_result *r, size_t cap)
 }
 
 int unwind32_check(const void *fn, const uint32_t *args, int nargs,
-                   struct unwind32_stats *st, char *err, size_t errlen)
+                   struct unwind_stats *st, char *err, size_t errlen)
 {
     struct step_result *r;
     int rc = step_run(fn, args, nargs, 1, 0, &r, err, errlen);
     if (st) {
         st->steps = r ? r->steps : 0;
         st->unwinds = r ? r->unwinds : 0;
+        st->handled = 0;
     }
     step_free(r, 0);
     return rc;

@@ -32,18 +32,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ABI32_MAX_ARGS 8
+#include "unwind_stats.h"
 
-struct unwind32_stats {
-    unsigned long steps;      /* instructions single-stepped inside fn */
-    unsigned long unwinds;    /* unwinds checked (one per step) */
-};
+#define ABI32_MAX_ARGS 8
 
 /* *ret (if ret) gets edx:eax. */
 int abi32_call(const void *fn, const uint32_t *args, int nargs, uint64_t *ret,
                char *err, size_t errlen);
 int unwind32_check(const void *fn, const uint32_t *args, int nargs,
-                   struct unwind32_stats *st, char *err, size_t errlen);
+                   struct unwind_stats *st, char *err, size_t errlen);
 /* eips[0..*n-1] (at most cap are stored; *n counts them all). */
 int trace32_call(const void *fn, const uint32_t *args, int nargs,
                  uint32_t *eips, size_t cap, size_t *n, char *err, size_t errlen);

@@ -28,14 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ABI_MAX_ARGS 10
+#include "unwind_stats.h"
 
-struct unwind_stats {
-    unsigned long steps;      /* instructions single-stepped inside fn */
-    unsigned long unwinds;    /* unwinds checked (one per step) */
-    unsigned long handled;    /* of those, through the function's exception
-                                 handler (Win64; 0 on SysV) */
-};
+#define ABI_MAX_ARGS 10
 
 int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
              char *err, size_t errlen);

@@ -89,7 +89,7 @@ int ossl_sha1_final(struct ossl_sha1 *s, uint8_t md[20]);
 int ossl_sha1(const void *data, size_t len, uint8_t md[20]);
 
 /*
- * For wrappers of other EVP interfaces (ossl_ccm.c, ossl_ocb.c): each named
+ * For wrappers of other EVP interfaces (ossl_aead.c): each named
  * symbol of the current libcrypto into its function pointer; a failure, its
  * reason then in ossl_error() (returns -1); and a cipher context's
  * EVP_CIPHER_CTX.

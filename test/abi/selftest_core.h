@@ -8,7 +8,6 @@
  *   ST_MAX_ARGS     how many the trampoline passes
  *   ST_CALL         the ABI checker (abi_call, abi32_call)
  *   ST_UNWIND       the unwind checker (unwind_check, unwind32_check)
- *   ST_STATS        its statistics (struct unwind_stats, ...)
  *   ST_SET_SEED     seeds its random register values
  *   ST_UNWIND_INFO  what that end calls unwind info ("unwind info", "CFI")
  *
@@ -55,7 +54,7 @@ static double total_time;
 static int run_unwind(const char *name, const void *fn, const ST_WORD *args,
                       int nargs, char *err, size_t errlen)
 {
-    ST_STATS st = { 0 };
+    struct unwind_stats st = { 0 };
     double t0 = now(), dt;
     int rc = ST_UNWIND(fn, args, nargs, &st, err, errlen);
     dt = now() - t0;

@@ -21,6 +21,7 @@
  * Environment: OPENSSL_ia32cap as usual (the compact path's MMX/SSE choice).
  */
 #include "../../support/abi/abi32_typed.h"
+#include "../../support/abi/abi_shapes.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>
@@ -31,21 +32,14 @@
 
 enum kind { SET_ENC, SET_DEC, BLOCK_ENC, BLOCK_DEC, CBC };
 
-typedef int set_key_f(const unsigned char *user, const int bits, AES_KEY *key);
-typedef void block_f(const unsigned char *in, unsigned char *out, const AES_KEY *key);
-typedef void cbc_f(const unsigned char *in, unsigned char *out, size_t len,
-                   const AES_KEY *key, unsigned char *ivec, const int enc);
-ABI32_SHAPE(set_key, set_key_f, 3)
-ABI32_SHAPE(block, block_f, 3)
-ABI32_SHAPE(cbc, cbc_f, 6)
 
 /* The function in the field its kind's shape names. */
 struct fn {
     const char *name;
     enum kind kind;
-    set_key_f *set_key;
-    block_f *block;
-    cbc_f *cbc;
+    casm_aes_set_key_f set_key;
+    aes_block_f block;
+    casm_aes_cbc_f cbc;
 };
 
 static const struct fn fns[] = {
@@ -72,8 +66,8 @@ static AES_KEY key_out, ref_enc, ref_dec;
 
 static struct code_handle handle(const struct fn *f)
 {
-    return f->set_key ? abi32_set_key(f->set_key) : f->block ? abi32_block(f->block)
-           : abi32_cbc(f->cbc);
+    return f->set_key ? abi_set_key(f->set_key) : f->block ? abi_aes_block(f->block)
+           : abi_cbc(f->cbc);
 }
 
 static int is(const struct fn *f, const char *name)
@@ -179,7 +173,7 @@ static void run(const struct job *j)
                 "result as aes_core.c's", what))
         tap_diag("%s: %s", what, rc ? err : why);
     if (j->unwind) {
-        struct unwind32_stats st;
+        struct unwind_stats st;
         nargs = prepare(j, args, &want_ret);
         rc = unwind32_check_fn(handle(j->fn), args, nargs, &st, err, sizeof(err));
         if (!tap_ok(rc == 0 && st.steps > 0 && st.unwinds == st.steps,

@@ -17,6 +17,7 @@
  *     --coverage FILE the address of every instruction single-stepped
  */
 #include "../../support/abi/abi32_typed.h"
+#include "../../support/abi/abi_shapes.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>
@@ -24,42 +25,18 @@
 
 #include "aes/aesni_x86.h"
 
-typedef int set_key_f(const unsigned char *key, int bits, AES_KEY *k);
-typedef void block_f(const unsigned char *in, unsigned char *out, const AES_KEY *k);
-typedef void ecb_f(const unsigned char *in, unsigned char *out, size_t len,
-                   const AES_KEY *k, int enc);
-typedef void cbc_f(const unsigned char *in, unsigned char *out, size_t len,
-                   const AES_KEY *k, unsigned char *ivec, int enc);
-typedef void ctr_f(const unsigned char *in, unsigned char *out, size_t blocks,
-                   const void *k, const unsigned char ivec[16]);
-typedef void xts_f(const unsigned char *in, unsigned char *out, size_t len,
-                   const void *key1, const void *key2, const unsigned char iv[16]);
-typedef void ccm_f(const unsigned char *in, unsigned char *out, size_t blocks,
-                   const void *key, const unsigned char ivec[16], unsigned char cmac[16]);
-typedef void ocb_f(const unsigned char *in, unsigned char *out, size_t blocks,
-                   const void *key, size_t start_block_num, unsigned char offset_i[16],
-                   const unsigned char L_[][16], unsigned char checksum[16]);
-ABI32_SHAPE(set_key, set_key_f, 3)
-ABI32_SHAPE(block, block_f, 3)
-ABI32_SHAPE(ecb, ecb_f, 5)
-ABI32_SHAPE(cbc, cbc_f, 6)
-ABI32_SHAPE(ctr, ctr_f, 5)
-ABI32_SHAPE(xts, xts_f, 6)
-ABI32_SHAPE(ccm, ccm_f, 6)
-ABI32_SHAPE(ocb, ocb_f, 8)
-
 /* enc: which key schedule the call takes (1 encryption, 0 decryption). */
 struct fn {
     const char *name;
     int enc;
-    set_key_f *set_key;
-    block_f *block;
-    ecb_f *ecb;
-    cbc_f *cbc;
-    ctr_f *ctr;
-    xts_f *xts;
-    ccm_f *ccm;
-    ocb_f *ocb;
+    casm_aes_set_key_f set_key;
+    aes_block_f block;
+    casm_aes_ecb_f ecb;
+    casm_aes_cbc_f cbc;
+    ctr128_f ctr;
+    xts128_f xts;
+    ccm128_f ccm;
+    ocb128_f ocb;
 };
 
 static const struct fn fns[] = {
@@ -97,10 +74,10 @@ static AES_KEY enc_key, dec_key, tweak_key;
 
 static struct code_handle handle(const struct fn *f)
 {
-    return f->set_key ? abi32_set_key(f->set_key) : f->block ? abi32_block(f->block)
-           : f->ecb ? abi32_ecb(f->ecb) : f->cbc ? abi32_cbc(f->cbc)
-           : f->ctr ? abi32_ctr(f->ctr) : f->xts ? abi32_xts(f->xts)
-           : f->ccm ? abi32_ccm(f->ccm) : abi32_ocb(f->ocb);
+    return f->set_key ? abi_set_key(f->set_key) : f->block ? abi_aes_block(f->block)
+           : f->ecb ? abi_ecb(f->ecb) : f->cbc ? abi_cbc(f->cbc)
+           : f->ctr ? abi_ctr32(f->ctr) : f->xts ? abi_xts(f->xts)
+           : f->ccm ? abi_ccm64(f->ccm) : abi_ocb(f->ocb);
 }
 
 static void reset(struct state *s)
@@ -215,7 +192,7 @@ static void run(const struct fn *f, int bits, size_t n)
     /* The single-stepped call's results are not compared: under
      * qemu-i386 7.2 the xmm registers do not survive the trap signal's
      * handler (even aesni_encrypt's output differs), so only the CFI is. */
-    struct unwind32_stats st;
+    struct unwind_stats st;
     reset(&got);
     nargs = arguments(f, bits, n, &got, args);
     rc = unwind32_check_fn(handle(f), args, nargs, &st, err, sizeof(err));

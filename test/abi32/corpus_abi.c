@@ -114,7 +114,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < NCALLS; i++) {
         const struct call *c = &calls[i];
-        struct unwind32_stats st;
+        struct unwind_stats st;
         uint32_t want = direct(c), before = corpus_counter;
         uint64_t ret = 0;
         int rc = 0, k;

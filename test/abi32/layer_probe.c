@@ -19,7 +19,7 @@ static void probe(const char *name, struct code_handle fn, uint32_t x, uint32_t 
 {
     char err[512];
     uint64_t ret = 0;
-    struct unwind32_stats st;
+    struct unwind_stats st;
     int rc = abi32_call_fn(fn, &x, 1, &ret, err, sizeof(err));
     if (!tap_ok(rc == 0 && (uint32_t)ret == x + add, "%s: cdecl ABI kept, returns %u",
                 name, (unsigned)(x + add)))

@@ -15,7 +15,6 @@
 #define ST_MAX_ARGS     ABI32_MAX_ARGS
 #define ST_CALL         abi32_call
 #define ST_UNWIND       unwind32_check
-#define ST_STATS        struct unwind32_stats
 #define ST_SET_SEED     abi32_set_seed
 #define ST_UNWIND_INFO  "CFI"
 #include "../abi/selftest_core.h"

@@ -15,6 +15,7 @@
  * dispatcher follows OPENSSL_ia32cap, which the test sets per path.
  */
 #include "../../support/abi/abi32_typed.h"
+#include "../../support/abi/abi_shapes.h"
 #include "../lib/tap.h"
 
 #include <stdio.h>
@@ -23,12 +24,10 @@
 #include "impl.h"
 #include "variants.h"
 
-typedef void block_f(SHA_CTX *c, const void *p, size_t n);
-ABI32_SHAPE(block, block_f, 3)
 
 static const struct fn {
     const char *name;
-    block_f *fn;
+    sha1_block_f fn;
     const char *entry;      /* the registry entry whose needs it has */
 } fns[] = {
     { "sha1_block_data_order", sha1_block_data_order, NULL },
@@ -61,7 +60,7 @@ static void run(const struct fn *f, size_t n)
         args[0] = PTR(&got.c);
         args[1] = PTR(msg + 3);
         args[2] = (uint32_t)n;
-        rc = abi32_call_fn(abi32_block(f->fn), args, 3, &ret, err, sizeof(err));
+        rc = abi32_call_fn(abi_sha1_block(f->fn), args, 3, &ret, err, sizeof(err));
         same = memcmp(&got, &want, sizeof(got)) == 0;
     }
     if (!tap_ok(rc == 0 && same, "%s(%zu blocks): cdecl ABI kept (4 calls, random registers), "
@@ -69,10 +68,10 @@ static void run(const struct fn *f, size_t n)
         tap_diag("%s: %s", f->name, rc ? err : "state differs from the C compression's");
     if (n != 2)
         return;
-    struct unwind32_stats st;
+    struct unwind_stats st;
     SHA1_Init(&got.c);
     args[0] = PTR(&got.c);
-    rc = unwind32_check_fn(abi32_block(f->fn), args, 3, &st, err, sizeof(err));
+    rc = unwind32_check_fn(abi_sha1_block(f->fn), args, 3, &st, err, sizeof(err));
     if (!tap_ok(rc == 0 && st.steps > 0 && st.unwinds == st.steps,
                 "%s(2 blocks): CFI right at all %lu instructions executed", f->name, st.steps))
         tap_diag("%s: %s", f->name, err);

@@ -195,13 +195,6 @@ int main(int argc, char **argv)
     SHA1_Final(md, &sha);
 
     struct check *all[] = { &sched, &rt, &cbc, &state };
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        if (!tap_ok(all[i]->fails == 0, "%ld cases: %s", cases, all[i]->what))
-            tap_diag("%ld cases differ, the first is case %ld", all[i]->fails, all[i]->first);
-    }
-    char hex[2 * sizeof(md) + 1];
-    for (size_t i = 0; i < sizeof(md); i++)
-        snprintf(hex + 2 * i, 3, "%02x", md[i]);
-    tap_diag("digest %s", hex);
+    workload_report(all, sizeof(all) / sizeof(all[0]), cases, md);
     return tap_done();
 }

@@ -2,14 +2,17 @@
 /*
  * What the random-workload programs share (test/aes586/aes586_diff.c,
  * test/aesni86/aesni86_diff.c), whose 32-bit and 64-bit builds must draw
- * the same cases: a platform-independent generator and a failure tally
- * that remembers the first failing case.
+ * the same cases: a platform-independent generator, a failure tally
+ * that remembers the first failing case, and the report of both.
  */
 #ifndef TEST_LIB_WORKLOAD_H
 #define TEST_LIB_WORKLOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "tap.h"
 
 static uint64_t rng_state;
 
@@ -37,6 +40,20 @@ static inline void note(struct check *c, int ok, long n)
 {
     if (!ok && c->fails++ == 0)
         c->first = n;
+}
+
+/* One TAP line per check over all cases, then the SHA-1 of every output
+ * (the same in the 32-bit and the 64-bit build's runs). */
+static inline void workload_report(struct check *const *all, size_t n, long cases,
+                                   const unsigned char md[20])
+{
+    for (size_t i = 0; i < n; i++)
+        if (!tap_ok(all[i]->fails == 0, "%ld cases: %s", cases, all[i]->what))
+            tap_diag("%ld cases differ, the first is case %ld", all[i]->fails, all[i]->first);
+    char hex[2 * 20 + 1];
+    for (size_t i = 0; i < 20; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    tap_diag("digest %s", hex);
 }
 
 #endif

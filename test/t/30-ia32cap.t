@@ -26,7 +26,8 @@ use strict;
 use warnings;
 use File::Temp qw(tempfile tempdir);
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(spew);
 use ImplRuns qw(result run_child mask_env finish);
 use Toolchain qw(tool missing);
 
@@ -248,9 +249,7 @@ sub write_shims {
             $dir .= "/$part";
             mkdir $dir;
         }
-        open(my $fh, '>', "$tmp35/$f") or die "$tmp35/$f: $!\n";
-        print $fh $text{$f};
-        close $fh;
+        spew("$tmp35/$f", $text{$f});
     }
 }
 

@@ -17,7 +17,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(spew);
 use Capture qw(capture);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
@@ -37,9 +38,7 @@ sub slurp {
 
 sub write_file {
     my ($file, $text) = @_;
-    open(my $fh, '>', $file) or die "$file: $!\n";
-    print $fh $text;
-    close $fh or die "$file: $!\n";
+    spew($file, $text);
 }
 
 sub diag { print "# $_\n" for split /\n/, $_[0] }

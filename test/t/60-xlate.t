@@ -26,7 +26,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
-use Slurp qw(slurp);
+use Slurp qw(slurp spew);
 use Capture ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish run_child);
@@ -233,12 +233,10 @@ sub corpus_output {
     # back by readelf's own DWARF decoder.
     if (have('as') && have('readelf')) {
         my $in = "$dir/dwarf-forms.s";
-        open(my $fh, '>', $in) or die;
-        print $fh ".text\ndf:\n.cfi_startproc\n\tnop\n",
+        spew($in, ".text\ndf:\n.cfi_startproc\n\tnop\n",
             ".cfi_cfa_expression\t8*2(%rsp),%r9,8,mul,plus,deref,+8\n\tnop\n",
             ".cfi_cfa_expression\t%rsp-8,deref,-200,minus,constu:300U,plus\n\tnop\n",
-            ".cfi_expression\t%rbx,%rsp+0x10\n\tnop\n.cfi_def_cfa\t%rsp,8\n\tret\n.cfi_endproc\n";
-        close $fh;
+            ".cfi_expression\t%rbx,%rsp+0x10\n\tnop\n.cfi_def_cfa\t%rsp,8\n\tret\n.cfi_endproc\n");
         my ($st, $msg) = translate('elf', $in, "$dir/dwarf-forms.out.s");
         ($st, $msg) = run('as', '--fatal-warnings', '-o', "$dir/dwarf-forms.o", "$dir/dwarf-forms.out.s")
             unless $st;
@@ -260,9 +258,7 @@ sub corpus_output {
     # module's own tables on Win64 (which need OpenSSL's SEH labels).
     my $own = "$root/test/xlate/own_seh_corpus.s";
     my $with_tables = "$dir/own_seh_all.s";
-    open(my $fh, '>', $with_tables) or die;
-    print $fh slurp($own), slurp("$root/test/xlate/own_seh_tables.s");
-    close $fh;
+    spew($with_tables, slurp($own), slurp("$root/test/xlate/own_seh_tables.s"));
     for my $flavour (qw(elf macosx mingw64 nasm)) {
         my $win = $flavour =~ /mingw64|nasm/;
         my $asm = "$dir/own.$flavour." . ($flavour eq 'nasm' ? 'asm' : 's');
@@ -377,9 +373,7 @@ my @bad = (
 for my $case (@bad) {
     my ($text, $want, $what) = @$case;
     my $in = "$dir/bad.s";
-    open(my $fh, '>', $in) or die;
-    print $fh $text;
-    close $fh;
+    spew($in, $text);
     for my $flavour (qw(elf nasm)) {
         my $out = "$dir/bad.$flavour.out";
         my ($st, $msg) = translate($flavour, $in, $out);
@@ -556,9 +550,7 @@ EOT
     );
     for my $case (@cases) {
         my ($what, $in, $expect) = @$case;
-        open(my $fh, '>', "$dir/dialect.s") or die "$dir/dialect.s: $!";
-        print $fh $in;
-        close $fh;
+        spew("$dir/dialect.s", $in);
         for my $flavour (qw(elf macosx mingw64 nasm masm)) {
             my $want = $expect->{$flavour}
                 // $expect->{ $flavour =~ /nasm|masm/ ? 'nasm' : 'gas' } or next;
@@ -578,9 +570,7 @@ EOT
     }
 
     # {vex} selects the VEX encoding (c4/c5), not EVEX (62).
-    open(my $fh, '>', "$dir/vex.s") or die "$dir/vex.s: $!";
-    print $fh ".text\nf:\n$body\tret\n";
-    close $fh;
+    spew("$dir/vex.s", ".text\nf:\n$body\tret\n");
     for my $flavour (qw(elf nasm)) {
         my $tool = $ASSEMBLE{$flavour}[0];
         if (!have($tool)) { result(1, "$flavour: {vex} assembles", "SKIP $tool not installed"); next }
@@ -598,9 +588,7 @@ EOT
                  [ "vpxor %xmm0,%xmm1,%xmm2,,\n", qr/empty operand/ ],
                  [ ".section .rodata align=48\n", qr/bad section alignment "48"/ ]) {
         my ($in, $re) = @$bad;
-        open(my $bfh, '>', "$dir/bad35.s") or die "$dir/bad35.s: $!";
-        print $bfh ".text\nf:\n$in";
-        close $bfh;
+        spew("$dir/bad35.s", ".text\nf:\n$in");
         unlink "$dir/bad35.s.out";
         my ($st, $msg) = translate('elf', "$dir/bad35.s", "$dir/bad35.s.out");
         result($st != 0 && $msg =~ $re && !-e "$dir/bad35.s.out", "3.5 dialect misuse refused: $in" =~ s/\n//r)

@@ -25,7 +25,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../tools/lib", "$FindBin::Bin/../../support/perl";
-use Slurp qw(slurp_or_die);
+use Slurp qw(slurp_or_die spew);
 use Config;
 use Cwd qw(abs_path);
 use File::Temp qw(tempdir);
@@ -146,7 +146,6 @@ my @immutable;       # directories made immutable: undone whatever happens
 END { system('chattr', '-i', $_) for @immutable }
 $SIG{$_} = sub { exit 1 } for qw(INT TERM HUP);    # END still runs
 
-sub spew { my ($f, $t) = @_; open(my $fh, '>', $f) or die "$f: $!\n"; print $fh $t; close $fh or die "$f: $!\n" }
 sub files_in { my ($d) = @_; opendir(my $dh, $d) or die "$d: $!\n"; return sort grep { !/^\.\.?$/ } readdir $dh }
 
 my %SIGNUM;

@@ -14,7 +14,8 @@ use strict;
 use warnings;
 use FindBin;
 use File::Temp qw(tempdir);
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(spew);
 use ImplRuns qw(result finish);
 use Toolchain qw(tool);
 
@@ -97,9 +98,7 @@ sub names_own_handler {
 sub translate {
     my ($text, $env, @args) = @_;
     my $in = "$tmp/in.pl";
-    open(my $fh, '>', $in) or die "$in: $!";
-    print $fh $text;
-    close $fh;
+    spew($in, $text);
     local @ENV{ keys %$env } = values %$env;
     my $out = qx{'$^X' '$xlate' @args < '$in' 2>&1};
     return ($? >> 8, $out);

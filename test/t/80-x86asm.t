@@ -26,7 +26,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
-use Slurp qw(slurp);
+use Slurp qw(slurp spew);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish);
 use Toolchain qw(tool missing);
@@ -125,9 +125,7 @@ for my $v ([ 'a.out', [] ], [ 'a.out-pic', ['-fPIC'] ]) {
            . ' .type only with -fPIC') or print "#   $msg";
     next if $st;
     ($st, $msg) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'a.out', $src);
-    open(my $fh, '>', "$dir/corpus.$tag-elf.s") or die;
-    print $fh $msg;
-    close $fh;
+    spew("$dir/corpus.$tag-elf.s", $msg);
     if (!have('as')) { result(1, "$tag: ELF twin assembles", 'SKIP as not installed'); next }
     my ($ast, $amsg) = capture('as', '--32', '--fatal-warnings', '-o', "$dir/corpus.$tag.o", "$dir/corpus.$tag-elf.s");
     result(!$st && $ast == 0 && $amsg eq '', "$tag: its ELF twin assembles with no warnings")
@@ -184,9 +182,7 @@ for my $m (qw(aes-586 aesni-x86 sha1-586)) {
         my ($st, $msg) = capture($^X, $pl, 'a.out', '-fPIC', '-DOPENSSL_IA32_SSE2', $src);
         ($st, $msg) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'a.out', $src) unless $st;
         if (!$st) {
-            open(my $fh, '>', "$src.elf.s") or die;
-            print $fh $msg;
-            close $fh;
+            spew("$src.elf.s", $msg);
             ($st, $msg) = capture('as', '--32', '--fatal-warnings', '-o', "$dir/$m.a.out.o", "$src.elf.s");
         }
         result($st == 0 && $msg eq '', "$m: a.out generated with -fPIC -DOPENSSL_IA32_SSE2, its ELF twin assembles")

@@ -28,7 +28,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
-use Slurp qw(slurp);
+use Slurp qw(slurp spew);
 use File::Temp qw(tempdir);
 use ImplRuns qw(result run_child finish in_path);
 use Toolchain qw(tool missing);
@@ -118,9 +118,7 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
     # The retargeting refuses what it does not know, and writes nothing.
     {
         my $in = "$dir/unknown.s";
-        open(my $fh, '>', $in) or die "$in: $!\n";
-        print $fh "\t.text\n\t.zerofill __DATA,__bss,_x,4\n";
-        close $fh;
+        spew($in, "\t.text\n\t.zerofill __DATA,__bss,_x,4\n");
         my ($st, $out) = capture($^X, "$root/test/x86asm/flavour_to_elf.pl", 'macosx', $in);
         result($st != 0 && $out =~ /unknown\.s:2: no ELF translation for: \t\.zerofill/ && $out !~ /\.text/,
                'flavour_to_elf.pl: an unknown directive is an error at its line, with no output')

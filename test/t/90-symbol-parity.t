@@ -24,7 +24,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(spew);
 use Capture ();
 use File::Temp qw(tempdir);
 use ImplRuns qw(result finish);
@@ -70,9 +71,7 @@ for my $case (['m1 x86_64 a.pl', qr/:2: want 10 columns/, 'a short row'],
               ['m4 x86 a.pl - elf - - casm_m4 s.txt r.s', qr/:2: m4: define 'casm_m4' is not a C macro/,
                'a define that is no macro name']) {
     my ($text, $want, $what) = @$case;
-    open(my $fh, '>', "$dir/table.txt") or die "$dir/table.txt: $!\n";
-    print $fh "# a table\n$text\n";
-    close $fh;
+    spew("$dir/table.txt", "# a table\n$text\n");
     eval { read_table("$dir/table.txt") };
     result($@ =~ /^\Q$dir\E\/table\.txt$want/, "modules.txt reader: $what is an error naming the line")
         or print "# got: $@";
@@ -82,9 +81,7 @@ for my $case (['m1 x86_64 a.pl', qr/:2: want 10 columns/, 'a short row'],
 # series asked for, everything; an unknown series is an error.
 {
     my $f = "$dir/tagged.txt";
-    open(my $fh, '>', $f) or die "$f: $!\n";
-    print $fh "# tagged\nall_sym  a.c:f, b.c:g [3.5]\nnew_sym [3.5]  c.c:h\n";
-    close $fh;
+    spew($f, "# tagged\nall_sym  a.c:f, b.c:g [3.5]\nnew_sym [3.5]  c.c:h\n");
     my %got = map { my $s = $_; $s => join(' ', map { "$_->{symbol}(@{ $_->{users} })" }
                                                read_symbols($f, $s)) } SERIES;
     my $all = join ' ', map { "$_->{symbol}(@{ $_->{users} })" } read_symbols($f);
@@ -92,9 +89,7 @@ for my $case (['m1 x86_64 a.pl', qr/:2: want 10 columns/, 'a short row'],
            && $all eq $got{'3.5'},
            'symbols reader: [3.5] keeps a symbol and a user for 3.5 only, all without a series')
         or print "# 3.0: $got{'3.0'}; 3.5: $got{'3.5'}; all: $all\n";
-    open($fh, '>', $f) or die "$f: $!\n";
-    print $fh "ok_sym  a.c:f\nodd_sym  a.c:f [3.1]\n";
-    close $fh;
+    spew($f, "ok_sym  a.c:f\nodd_sym  a.c:f [3.1]\n");
     eval { read_symbols($f) };
     result($@ =~ /^\Q$f\E:2: unknown OpenSSL series '3\.1'/,
            'symbols reader: a tag naming an unknown series is an error naming the line') or print "# got: $@";

@@ -61,7 +61,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../perlasm/lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../perlasm/lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(spew);
 use Common::IA32Cap;
 use File::Temp qw(tempdir);
 use File::Find qw(find);
@@ -546,9 +547,7 @@ sub two_libraries {
                  ['a c/B that is no number', "aes,ecb-enc,128,16,16,c,fast,100,,\n", ":2: cycles_per_byte 'fast'"]) {
         my ($what, $row, $says) = @$bad;
         my $file = "$dir/perf-bad.csv";
-        open(my $bf, '>', $file) or die "$file: $!\n";
-        print $bf "table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,bound_cycles_per_byte,of_bound\n", $row;
-        close $bf;
+        spew($file, "table,mode,bits,bytes,update,path,cycles_per_byte,mb_per_s,bound_cycles_per_byte,of_bound\n", $row);
         unlink "$dir/perf.md";
         ($rc, $out) = capture('perl', $perf, '--output', "$dir/perf.md", $file);
         my @lines = split /\n/, $out;
@@ -665,9 +664,7 @@ sub tree_listing {
     my ($home, $tmp, $stubs, $mark) = map { "$dir/make-$_" } qw(home tmp stubs apt-called);
     make_path($home, $tmp, $stubs);
     for my $tool (qw(apt-get apt-cache apt)) {
-        open(my $fh, '>', "$stubs/$tool") or die "$stubs/$tool: $!\n";
-        print $fh "#!/bin/sh\necho \"$tool \$*\" >> '$mark'\necho '$tool called' >&2\nexit 99\n";
-        close $fh;
+        spew("$stubs/$tool", "#!/bin/sh\necho \"$tool \$*\" >> '$mark'\necho '$tool called' >&2\nexit 99\n");
         chmod 0755, "$stubs/$tool";
     }
     my $abs_build = rel2abs($build);

@@ -25,7 +25,8 @@
 #    defined), `make check` with no VECTORS runs every implementation each
 #    known-answer program lists over the shipped vector files (the C ones
 #    must pass with tests counted; every vector file read, where atimes
-#    are kept), fails over an empty vector directory, `make install` puts
+#    are kept), fails over an empty vector directory and when a shipped
+#    vector file no longer matches its SHA256SUMS, `make install` puts
 #    the archive, every header and a .pc identical to the repository's
 #    install's under DESTDIR, and `make uninstall` leaves no file there;
 #  - linux-x86 under qemu-i386, mingw64 and win64-nasm under wine64 (or
@@ -36,7 +37,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
-use Slurp qw(slurp);
+use Slurp qw(slurp spew);
 use Archive::Tar;
 use Cwd qw(abs_path);
 use Digest::SHA;
@@ -243,9 +244,7 @@ my ($rxst, $rxout) = capture('tar', '-C', $regen, '-xzf', $tarball);
 for my $path (@generated) {
     my $f = "$regen/$top/$path";
     my ($first) = split /\n/, $in_tar{$path}->get_content, 2;
-    open(my $fh, '>', $f) or die "$f: $!\n";
-    print $fh "$first\n";
-    close $fh or die "$f: $!\n";
+    spew($f, "$first\n");
 }
 my ($rst, $rout) = capture('make', '--no-print-directory', '-C', "$regen/$top", '-j2', 'regen');
 my @differ = grep { (slurp("$regen/$top/$_") // '') ne $in_tar{$_}->get_content } @generated;
@@ -349,6 +348,15 @@ if ($built) {
     my ($est, $eout) = in_tree('check', "VECTORS=$dir/empty");
     result($est != 0 && $eout =~ /^FAIL /m && $eout =~ /^kat: 0 passed/m,
            'make check over an empty vector directory fails');
+    # One byte of a shipped vector file changed: its SHA256SUMS line fails
+    # make check before any program runs; the file then put back.
+    my ($victim, $bytes) = ($sums[0][1], slurp($vector_files[0]));
+    spew($vector_files[0], substr($bytes, 0, -2) . (substr($bytes, -2, 1) ^ "\x01") . substr($bytes, -1));
+    my ($tst, $tout) = in_tree('check');
+    spew($vector_files[0], $bytes);
+    result($tst != 0 && $tout =~ m{^FAIL .*/SHA256SUMS: }m && $tout =~ /^ +\Q$victim\E: FAILED/m
+           && $tout !~ /--impl/, "make check with $victim changed by one byte fails on its SHA256SUMS, before any run")
+        or diag(tail_lines($tout, 10));
     my $dest = "$dir/dest";
     my ($ist) = in_tree('install', 'PREFIX=/usr', "DESTDIR=$dest");
     my @headers = grep { m{^include/} && /\.h$/ } keys %expected;

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# `make check` in a release tarball, without perl: runs each known-answer
-# program once per implementation it lists (PROG --list), under that
-# entry's OPENSSL_ia32cap mask with --expect-dispatch when it has one,
-# else with OPENSSL_ia32cap unset.  A run passes when it exits 0, prints a
-# TAP plan and no "not ok"; one the CPU cannot run skips itself.
+# `make check` in a release tarball, without perl: checks the vector files
+# against the SHA256SUMS beside them where VECTORS has one (the shipped
+# directory does; a changed or missing file fails the check before any
+# run), then runs each known-answer program once per implementation it
+# lists (PROG --list), under that entry's OPENSSL_ia32cap mask with
+# --expect-dispatch when it has one, else with OPENSSL_ia32cap unset.  A
+# run passes when it exits 0, prints a TAP plan and no "not ok"; one the
+# CPU cannot run skips itself.
 #
 #   VECTORS=DIR [EXEC="qemu-i386"] sh run-kat.sh PROGRAM...
 #
@@ -48,6 +51,18 @@ run_one() {
         echo "PASS $what: $tests tests"
     fi
 }
+
+if [ -f "$VECTORS/SHA256SUMS" ]; then
+    if command -v sha256sum >/dev/null 2>&1; then sum=sha256sum; else sum='shasum -a 256'; fi
+    if out=$(cd "$VECTORS" && $sum -c SHA256SUMS 2>&1); then
+        echo "PASS $VECTORS/SHA256SUMS: every vector file it lists matches"
+    else
+        fail "$VECTORS/SHA256SUMS: vector files differ or are missing" \
+            "$(printf '%s\n' "$out" | grep -v ': OK$')"
+        echo "kat: 0 passed, 0 skipped, $failed failed"
+        exit 1
+    fi
+fi
 
 for prog in "$@"; do
     # (stdout only: an emulator's messages on stderr are not entries)

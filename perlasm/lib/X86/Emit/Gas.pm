@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # AT&T syntax for GNU as and clang's assembler: the elf, a.out, macosx and
-# coff flavours.  They differ only in the names, sections and notes set in
-# %FLAVOUR below; everything else (operand order, size suffixes, memory
-# syntax) is shared.
+# coff flavours.  They differ only in what %FLAVOUR below sets (names,
+# sections, symbol visibility, load-time code, notes); everything else
+# (operand order, size suffixes, memory syntax) is shared.
 package X86::Emit::Gas;
 
 use strict;
@@ -10,16 +10,29 @@ use warnings;
 use parent -norequire, 'X86::Emit::Base';
 require X86::Emit::Base;
 
+# Per flavour: the global symbol prefix and local label prefix; whether it
+# has CFI and .size; the read-only data section; a public function's
+# declaration; plt: calls to preemptible symbols go through the PLT;
+# hidden: the directive of a hidden symbol; comm_align: .comm's alignment
+# argument (a power of two on Mach-O, bytes on ELF); feat00: the SAFESEH
+# @feat.00 symbol (bit 0: no unsafe exception handlers registered);
+# initseg: how a function runs at load time (&initseg); notes: the trailer.
 my %FLAVOUR = (
     elf => {
-        prefix => '', local => '.L', cfi => 1, size => 1,
+        prefix => '', local => '.L', cfi => 1, size => 1, plt => 1,
+        hidden => '.hidden', comm_align => ',4',
         rodata => "\t.section\t.rodata",
         func => sub { "\t.globl\t$_[0]\n\t.type\t$_[0],\@function\n" },
+        initseg => sub { "\t.section\t.init\n\tcall\t$_[0]\n" },
+        notes => \&elf_notes,
     },
     macosx => {
         prefix => '_', local => 'L', cfi => 1,
+        hidden => '.private_extern', comm_align => ',2',
         rodata => "\t.section\t__TEXT,__const",
         func => sub { "\t.globl\t$_[0]\n" },
+        initseg => sub { "\t.mod_init_func\n\t.p2align\t2\n\t.long\t$_[0]\n" },
+        notes => \&macho_pointers,
     },
     # a.out has only .text, .data and .bss, no .eh_frame: constants stay
     # in .text and there is no CFI.  Its PIC linkers want .type on every
@@ -28,11 +41,13 @@ my %FLAVOUR = (
         prefix => '_', local => 'L', cfi => 0, pic_type => 1,
         rodata => "\t.text",
         func => sub { "\t.globl\t$_[0]\n" . ($_[1] ? "\t.type\t$_[0],\@function\n" : '') },
+        initseg => sub { "\t.text\n\t.globl\t_GLOBAL_\$I\$$_[0]\n\t.p2align\t2\n_GLOBAL_\$I\$$_[0]:\n\tjmp\t$_[0]\n" },
     },
     coff => {
-        prefix => '_', local => 'L', cfi => 0,
+        prefix => '_', local => 'L', cfi => 0, feat00 => 1,
         rodata => "\t.section\t.rdata,\"dr\"",
         func => sub { "\t.globl\t$_[0]\n\t.def\t$_[0];\t.scl\t2;\t.type\t32;\t.endef\n" },
+        initseg => sub { "\t.section\t.ctors\n\t.long\t$_[0]\n" },
     },
 );
 
@@ -78,9 +93,8 @@ sub operand {
     return "\$$op->{value}" if $t eq 'imm';
     return $self->local_label($op->{name}) if $t eq 'label';
     if ($t eq 'symbol') {
-        # Through the PLT only what the dynamic linker may bind elsewhere
-        # (ELF: a.out has no @PLT suffix).
-        my $plt = $self->{pic} eq 'got' && $self->{flavour} eq 'elf' && !$self->bound_here($op->{name});
+        # Through the PLT only what the dynamic linker may bind elsewhere.
+        my $plt = $self->{pic} eq 'got' && $self->{f}{plt} && !$self->bound_here($op->{name});
         return $self->global($op->{name}) . ($plt ? '@PLT' : '');
     }
     my $disp = $self->terms_text($op->{disp});
@@ -139,10 +153,8 @@ sub st_func {
 
 sub st_hidden {
     my ($self, $s) = @_;
-    my $g = $self->global($s->{name});
-    return "\t.hidden\t$g\n" if $self->{flavour} eq 'elf';
-    return "\t.private_extern\t$g\n" if $self->{flavour} eq 'macosx';
-    return '';
+    my $hidden = $self->{f}{hidden} or return '';
+    return "\t$hidden\t" . $self->global($s->{name}) . "\n";
 }
 
 sub st_endfunc {
@@ -202,46 +214,35 @@ sub st_data {
 sub header {
     my ($self) = @_;
     my $h = "\t.text\n";
-    # SAFESEH: @feat.00 bit 0 tells the linker this object has no unsafe
-    # exception handlers (it registers none).
     $h = "\t.def\t\@feat.00;\t.scl\t3;\t.type\t0;\t.endef\n\t.globl\t\@feat.00\n"
-       . "\t.set\t\@feat.00,1\n$h" if $self->{flavour} eq 'coff';
+       . "\t.set\t\@feat.00,1\n$h" if $self->{f}{feat00};
     return $h;
 }
-
-# How each object format runs a function at load time (&initseg).
-my %INITSEG = (
-    elf      => sub { "\t.section\t.init\n\tcall\t$_[0]\n" },
-    coff     => sub { "\t.section\t.ctors\n\t.long\t$_[0]\n" },
-    macosx   => sub { "\t.mod_init_func\n\t.p2align\t2\n\t.long\t$_[0]\n" },
-    'a.out'  => sub { "\t.text\n\t.globl\t_GLOBAL_\$I\$$_[0]\n\t.p2align\t2\n_GLOBAL_\$I\$$_[0]:\n\tjmp\t$_[0]\n" },
-);
 
 sub footer {
     my ($self) = @_;
     my $init = $self->{program}->initseg_function;
     my $out = '';
     if (my $c = $self->common_symbol) {
-        # The alignment argument: a power of two on Mach-O, bytes on ELF.
-        my %align = (macosx => ',2', elf => ',4');
-        $out .= "\t.comm\t" . $self->global($c->[0]) . ",$c->[1]" . ($align{ $self->{flavour} } // '') . "\n";
+        $out .= "\t.comm\t" . $self->global($c->[0]) . ",$c->[1]" . ($self->{f}{comm_align} // '') . "\n";
     }
-    return $out . $self->notes . ($init ? $INITSEG{ $self->{flavour} }->($self->global($init)) : '');
+    $out .= $self->{f}{notes}->($self) if $self->{f}{notes};
+    return $out . ($init ? $self->{f}{initseg}->($self->global($init)) : '');
 }
 
-sub notes {
+# Mach-O: the non-lazy pointers of the symbols reached through them.
+sub macho_pointers {
     my ($self) = @_;
-    my $fl = $self->{flavour};
-    if ($fl eq 'macosx') {
-        my $out = '';
-        for my $sym (@{ $self->{program}->non_lazy_pointers }) {
-            my $g = $self->global($sym);
-            $out .= "\t.section\t__IMPORT,__pointers,non_lazy_symbol_pointers\n"
-                  . "L$g\$non_lazy_ptr:\n\t.indirect_symbol\t$g\n\t.long\t0\n";
-        }
-        return $out;
+    my $out = '';
+    for my $sym (@{ $self->{program}->non_lazy_pointers }) {
+        my $g = $self->global($sym);
+        $out .= "\t.section\t__IMPORT,__pointers,non_lazy_symbol_pointers\n"
+              . "L$g\$non_lazy_ptr:\n\t.indirect_symbol\t$g\n\t.long\t0\n";
     }
-    return '' unless $fl eq 'elf';
+    return $out;
+}
+
+sub elf_notes {
     # GNU_PROPERTY_X86_FEATURE_1_AND = IBT|SHSTK: every entry has endbr32
     # and returns are plain ret.  4-byte aligned notes on 32-bit ELF.
     return <<'EOT';
