@@ -77,6 +77,7 @@ sub operand {
     return "$star%$op->{reg}" if $t eq 'reg';
     return "\$$op->{value}" if $t eq 'imm';
     return $self->local_label($op->{name}) if $t eq 'label';
+    return $self->terms_text($op->{disp}) if $t eq 'bare';    # see X86::Program::bare_label
     if ($t eq 'symbol') {
         # Through the PLT only what the dynamic linker may bind elsewhere
         # (ELF: a.out has no @PLT suffix).
