@@ -265,9 +265,10 @@ openssl-source:
 #   [DROPIN_MODULES="aes-x86_64 sha1-x86_64"] [TESTS="test_evp ..."]
 #   [DROPIN_MASKS="default ~0x200020200000000:~0"] [DROPIN_JOBS=2]
 #   [DROPIN_REBUILD=1]; see tools/openssl-dropin.pl.
-# make openssl-dropin DROPIN_TRANSLATOR=1 [OPENSSL_SRC=dir] [TESTS=...]:
-#   our translator behind OpenSSL's own x86_64 modules instead (without
-#   OPENSSL_SRC on a fresh copy of the cached source of OPENSSL_VERSION).
+# make openssl-dropin DROPIN_TRANSLATOR=1 [OPENSSL_ARCH=x86] [OPENSSL_SRC=dir]
+#   [TESTS=...]: our translator (x86: our x86asm.pl) behind OpenSSL's own
+#   modules instead (without OPENSSL_SRC on a fresh copy of the cached
+#   source of OPENSSL_VERSION).
 OPENSSL_ARCH ?= x86_64
 DROPIN_JOBS  ?= 2
 .PHONY: openssl-dropin
@@ -379,7 +380,8 @@ help:
 	@echo '                  benchmarks that compare with OpenSSL'"'"'s perlasm only look there;'
 	@echo '                  OPENSSL_VERSION=3.5 fetches 3.5 (Debian trixie'"'"'s) instead'
 	@echo '  openssl-dropin  our modules swapped into an OpenSSL 3.0 or 3.5 tree, its tests run'
-	@echo '                  (DROPIN_TRANSLATOR=1 [OPENSSL_VERSION=3.5]: our translator behind its own modules)'
+	@echo '                  (DROPIN_TRANSLATOR=1 [OPENSSL_VERSION=3.5] [OPENSSL_ARCH=x86]: our'
+	@echo '                  translator or 32-bit layer behind its own modules)'
 	@echo '  openssl-lib     build OpenSSL'"'"'s libcrypto.so.3 from the cached source into the cache'
 	@echo '                  (OPENSSL_VERSION=3.5; make bench then compares with it too)'
 	@echo '  openssl-xlate   OpenSSL'"'"'s x86_64 modules (OPENSSL_VERSION, 3.0 or 3.5) through our'

@@ -98,6 +98,7 @@ sub asm_init {
     $program = X86::Program->new(pic => $model, x86only => $x86only,
                                  $openssl ? (endbr => $win32 ? 'none' : 'all', endbr_cet => 1,
                                                 stop_at_unknown => 1, push_count => 1, begin_labels => 1,
+                                                bare_label_push => 1,
                                                 common => [ $X86::Dispatch::CAP, 16 ],
                                                 # elf-1 is OpenSSL's GOT-only ELF
                                                 pcrel => { $X86::Dispatch::CAP => $cl->{flavour} ne 'elf-1' }) : ());

@@ -8,16 +8,21 @@
 #        [--rebuild-after] [--check-only]
 #   perl tools/openssl-dropin.pl --src DIR [--build DIR] --restore
 #   perl tools/openssl-dropin.pl --translator [--src DIR | --version 3.0|3.5]
-#        [--tests LIST] [--jobs N]
+#        [--arch x86_64|x86] [--tests LIST] [--jobs N]
 #
-# --translator puts our translator, not our modules, into the tree:
-# crypto/perlasm/x86_64-xlate.pl becomes a shim that execs ours, so that
-# OpenSSL's own x86_64 modules are generated through it; the tree is
-# built, OpenSSL's whole suite run (or --tests), each step timed, and the
-# original translator put back.  Without --src it works on a fresh copy of
-# the cached OpenSSL source of --version's series (3.0 by default; `make
-# openssl-source [OPENSSL_VERSION=3.5]` fetches it) in
-# build/openssl-dropin-tree-SERIES, so the cache stays as it was.
+# --translator puts our perlasm layer, not our modules, into the tree, so
+# that OpenSSL's own modules are generated through it: for x86_64,
+# crypto/perlasm/x86_64-xlate.pl becomes a shim that execs our translator;
+# for x86, crypto/perlasm/x86asm.pl becomes a shim that loads our 32-bit
+# layer in its OpenSSL-conventions mode (and OpenSSL's x86gas.pl,
+# x86nasm.pl and x86masm.pl, which only its own layer loads, scripts that
+# stop the build if anything does).  The tree is built, every generated
+# file checked to have gone through ours, OpenSSL's whole suite run (or
+# --tests), each step timed, and OpenSSL's layer put back.  Without --src
+# it works on a fresh copy of the cached OpenSSL source of --version's
+# series (3.0 by default; `make openssl-source [OPENSSL_VERSION=3.5]`
+# fetches it) in build/openssl-dropin-tree-SERIES (-SERIES-x86 for x86),
+# so the cache stays as it was.
 #
 # `make openssl-dropin OPENSSL_SRC=DIR` runs it; see README.md, "For
 # OpenSSL fork maintainers".  Steps, each stopping with a message and a
@@ -68,7 +73,7 @@ use Dropin::Report qw(ME note complain fail exit_status);
 use Dropin::Runner;
 use Dropin::Swap qw(STATE save_originals restore);
 use Dropin::Tree qw(read_version configured_target unextracted_test_data objects_from generator_flags);
-use Dropin::Translator qw(XLATE xlate_outputs write_shim shim_outputs);
+use Dropin::Translator qw(translator_for translator_outputs write_shim write_refusal shim_outputs);
 use File::Spec;
 
 # Per architecture: OpenSSL's Configure target, how to assemble for it, and
@@ -117,7 +122,8 @@ usage: $0 --src DIR [--build DIR] [--arch x86_64|x86] [--modules LIST]
           [--tests LIST] [--masks 'default MASK...'] [--jobs N]
           [--symbols DIR] [--rebuild-after] [--check-only]
        $0 --src DIR [--build DIR] --restore
-       $0 --translator [--src DIR | --version 3.0|3.5] [--tests LIST] [--jobs N]
+       $0 --translator [--src DIR | --version 3.0|3.5] [--arch x86_64|x86]
+          [--tests LIST] [--jobs N]
        $0 --list-modules
 modules: @{[ join ', ', map { "$_ ($mods->{$_}{arch})" } sort keys %$mods ]}
 EOT
@@ -165,21 +171,22 @@ sub dropin {
     return 0;
 }
 
-# --translator: OpenSSL's modules through our translator, its whole suite.
+# --translator: OpenSSL's modules through our layer, its whole suite.
 sub dropin_translator {
     my ($run) = @_;
     my $opt = $run->{opt};
-    fail('--translator swaps the x86_64 translator: --arch x86 does not apply', 2)
-        if $opt->{arch} ne 'x86_64';
     fail("--translator does not take --$_", 2)
         for grep { $opt->{$_} } qw(modules masks check-only rebuild-after);
+    fail("--arch $opt->{arch}: want x86_64 or x86", 2) unless ARCH->{ $opt->{arch} };
+    $run->{translator} = translator_for($opt->{arch});
     $opt->{src} = fresh_copy($run) unless defined $opt->{src} && $opt->{src} ne '';
     my $t0 = time;
     check_tree($run);
     return 0 if restore_leftover($run);
     check_build_dir($run);
+    check_runner($run);
     $run->{log} = tempdir(ME . '-logs.XXXXXX', TMPDIR => 1, CLEANUP => 0);
-    $run->{mods} = ['perlasm/x86_64-xlate.pl'];    # what the notes name
+    $run->{mods} = [ $run->{translator}{ours} ];    # what the notes name
     configure($run);
     swap_translator($run);
     my $t1 = time;
@@ -201,7 +208,8 @@ sub fresh_copy {
     my $fetch = 'make openssl-source' . ($series eq (SERIES)[0] ? '' : " OPENSSL_VERSION=$series");
     fail("no OpenSSL $series source cached: run `$fetch`, or give --src DIR", 2) if $? || !$cached;
     chomp $cached;
-    my $copy = "$run->{root}/build/openssl-dropin-tree-$series";
+    my $copy = "$run->{root}/build/openssl-dropin-tree-$series"
+             . ($run->{opt}{arch} eq 'x86_64' ? '' : "-$run->{opt}{arch}");
     make_path("$run->{root}/build");
     system('rm', '-rf', $copy) == 0 or fail("cannot remove the old $copy", 2);
     system('cp', '-a', $cached, $copy) == 0 or fail("cannot copy $cached to $copy", 2);
@@ -216,24 +224,31 @@ sub cpu_name {
     return ($name // 'CPU unknown') . ", " . (`nproc 2>/dev/null` =~ s/\s+//gr || '?') . ' cores';
 }
 
-# Our translator behind OpenSSL's: the original saved (Dropin::Swap's
-# manifest), the shim written, and every file generated through it
+# Our layer behind OpenSSL's: the originals saved (Dropin::Swap's
+# manifest), the shim written (and the refusals in place of the parts
+# ours replaces whole), and every file generated through OpenSSL's layer
 # deleted with its objects, so make generates them anew through ours
 # (and, after the restore, through OpenSSL's again).
 sub swap_translator {
     my ($run) = @_;
-    my ($build, $src) = @$run{qw(build src)};
-    my @outputs = xlate_outputs($build, $src);
+    my ($build, $src, $t) = @$run{qw(build src translator)};
+    my @outputs = translator_outputs($build, $t);
     my @gone = map { ($_->[0], @{ $_->[1] }) } @outputs;
-    my $xlate = File::Spec->abs2rel("$src/" . XLATE, $build);
+    my $rel = sub { File::Spec->abs2rel("$src/$_[0]", $build) };
+    my $theirs = $rel->($t->{theirs});
+    my @refused = map { $rel->($_) } @{ $t->{refused} };
     $SIG{$_} = sub { on_signal($run, @_) } for qw(INT TERM HUP);
     $run->{restoring_needed} = 1;
-    save_originals($build, [ 'x86_64-xlate', $xlate, \@gone ]);
+    save_originals($build, [ basename($theirs, '.pl'), $theirs, \@gone ],
+                   map { [ basename($_, '.pl'), $_, [] ] } @refused);
     unlink map { "$build/$_" } @gone;
     $run->{shim_log} = "$build/" . STATE . '/translator-runs';
-    write_shim("$build/$xlate", "$run->{root}/perlasm/x86_64-xlate.pl", $run->{shim_log});
-    $run->{xlate_outputs} = [ map { $_->[0] } @outputs ];
-    note("swapped in: $xlate <- a shim that runs $run->{root}/perlasm/x86_64-xlate.pl; "
+    my $ours = "$run->{root}/$t->{ours}";
+    write_shim("$build/$theirs", $t, $ours, $run->{shim_log});
+    write_refusal("$build/$_") for @refused;
+    $run->{translator_outputs} = [ map { $_->[0] } @outputs ];
+    note("swapped in: $theirs <- a shim that runs $ours"
+         . (@refused ? " (and @refused stop the build if loaded)" : '') . '; '
          . scalar(@outputs) . ' generated files will be made through it');
 }
 
@@ -244,10 +259,10 @@ sub build_through_shim {
     $run->{runner}->run($log, 'nice', 'make', '-C', $run->{build}, "-j$run->{opt}{jobs}")
         or Dropin::Runner::fail_with_log("OpenSSL's build failed with our translator", $log);
     my %ran = map { $_ => 1 } shim_outputs($run->{shim_log});
-    my @missed = grep { !$ran{$_} && !$ran{"$run->{build}/$_"} } @{ $run->{xlate_outputs} };
+    my @missed = grep { !$ran{$_} && !$ran{"$run->{build}/$_"} } @{ $run->{translator_outputs} };
     fail('made without our translator: ' . join(', ', @missed)) if @missed;
-    note('every one of the ' . scalar(@{ $run->{xlate_outputs} })
-         . ' files was generated through our translator');
+    note('every one of the ' . scalar(@{ $run->{translator_outputs} })
+         . " files was generated through our translator ($run->{translator}{ours})");
 }
 
 # --- 1. the tree -----------------------------------------------------------
@@ -343,12 +358,16 @@ sub choose_modules {
             unless -f "$run->{root}/$mods->{$m}{script}";
     }
     fail('no modules to swap', 2) unless @mods;
-    my $runner = $run->{arch}{runner};
-    if ($runner && !$opt->{'check-only'}) {
-        fail("$runner not found: the $opt->{arch} test programs run through it"
-             . ' (apt-get install qemu-user)', 2) unless in_path($runner);
-    }
+    check_runner($run) unless $opt->{'check-only'};
     $run->{mods} = \@mods;
+}
+
+# The emulator the architecture's test programs need is there.
+sub check_runner {
+    my ($run) = @_;
+    my $runner = $run->{arch}{runner} or return;
+    fail("$runner not found: the $run->{opt}{arch} test programs run through it"
+         . ' (apt-get install qemu-user)', 2) unless in_path($runner);
 }
 
 # --- 2. our modules, checked before anything is touched ---------------------

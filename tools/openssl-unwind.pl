@@ -32,7 +32,7 @@ use File::Basename qw(dirname);
 use File::Path qw(make_path);
 use Getopt::Long qw(GetOptionsFromArray);
 use lib dirname(abs_path(__FILE__)) . '/lib';
-use PerlasmPairs qw(cached_tree tree_version modules_using module_name make_shadow xlate_shim
+use PerlasmPairs qw(openssl_tree modules_using module_name make_shadow xlate_shim
                     usage_error in_path run_capture);
 $PerlasmPairs::TOOL = 'openssl-unwind';
 
@@ -104,13 +104,9 @@ sub main {
     my @flavours = split /,/, $opt{flavours};
     $ASSEMBLE{$_} or usage_error("unknown flavour '$_' (mingw64, nasm, masm)") for @flavours;
     my $tools = dirname(abs_path(__FILE__));
-    my ($src, $why) = cached_tree($tools, $opt{version});
-    if (!defined $src) {
-        usage_error($why) unless $opt{tap};
-        print "1..0 # SKIP OpenSSL $opt{version}'s source is not cached: $why\n";
-        return 0;
-    }
-    my $release = tree_version($src) // usage_error("$src is not an OpenSSL tree");
+    my ($src, $release) = openssl_tree(here => $tools, series => $opt{version}, tap => $opt{tap},
+                                       skip => sub { "1..0 # SKIP OpenSSL $opt{version}'s source is not cached: $_[0]\n" })
+        or return 0;
     my @modules = modules_using($src, qr/x86_64-xlate\.pl/, qr/^x86_64-xlate\.pl$/);
     if (defined $opt{modules}) {
         my %by_name = map { (module_name($_) => $_) } @modules;

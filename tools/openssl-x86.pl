@@ -46,7 +46,7 @@ use File::Basename qw(basename dirname);
 use File::Path qw(make_path);
 use Getopt::Long qw(GetOptionsFromArray);
 use lib dirname(abs_path(__FILE__)) . '/lib';
-use PerlasmPairs qw(run_capture in_path usage_error cached_tree tree_version
+use PerlasmPairs qw(run_capture in_path usage_error openssl_tree
                     make_shadow first_difference check_all modules_using build_one
                     module_name pick_modules work_dir disassembly);
 $PerlasmPairs::TOOL = 'openssl-x86';
@@ -108,17 +108,10 @@ sub main {
     usage_error('--at-least goes with --tap') if defined $opt{'at-least'} && !$opt{tap};
     my $here = dirname(abs_path(__FILE__));
     my $ours = abs_path("$here/../perlasm/x86asm.pl");
-    if (!defined $opt{src}) {
-        my ($tree, $why) = cached_tree($here, '3.0');
-        if (!defined $tree && $opt{tap}) {
-            print "1..1\nok 1 # SKIP OpenSSL 3.0's 32-bit modules: $why\n";
-            return 0;
-        }
-        $opt{src} = $tree // usage_error("$why; or give --src DIR");
-    }
-    my $src = abs_path($opt{src}) // usage_error("--src $opt{src}: no such directory");
-    my $release = tree_version($src) // usage_error("$src is not an OpenSSL tree (no VERSION.dat)");
-    usage_error("$src holds OpenSSL $release, not 3.0") unless $release =~ /^3\.0\./;
+    my ($src, $release) = openssl_tree(here => $here, src => $opt{src}, series => '3.0',
+                                       src_option => 1, tap => $opt{tap},
+                                       skip => sub { "1..1\nok 1 # SKIP OpenSSL 3.0's 32-bit modules: $_[0]\n" })
+        or return 0;
 
     my $tools = flavour_tools();
     my @flavours = split /,/, $opt{flavours};

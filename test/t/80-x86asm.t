@@ -20,7 +20,10 @@
 #  - ELF notes (IBT/SHSTK, GNU-stack), endbr32 at every entry, one DWARF
 #    FDE per function;
 #  - every flavour generated twice is byte-identical;
-#  - a typo in a module is an error naming the module's line, no file left.
+#  - a typo in a module is an error naming the module's line, no file left;
+#  - under OpenSSL's conventions &islabel finds a function by its name and
+#    &push writes a label bare, as OpenSSL's layer does; elsewhere a bare
+#    label pushed is an error.
 # What needs a missing tool is a counted SKIP naming the tool.
 use strict;
 use warnings;
@@ -385,6 +388,10 @@ my @bad = (
     [ '&push("ebp"); &leave();', qr/:3: leave without an ebp frame/, 'leave with no ebp frame' ],
     [ '&push("ebp"); &mov("ebp", "esp"); &add("ebp", 4); &leave();', qr/:3: leave without an ebp frame/,
       'leave after ebp was changed' ],
+    # a bare label pushed, which only OpenSSL's conventions write
+    [ '&set_label("x"); &push(&label("x")); &pop("eax");',
+      qr/:3: push\("\.L\d+x"\): a bare label is the word at it on GNU as and its address on nasm/,
+      'push of a bare label outside OpenSSL\'s conventions' ],
 );
 for my $case (@bad) {
     my ($body, $want, $what, @extra) = @$case;
@@ -397,6 +404,32 @@ for my $case (@bad) {
     my $out = "$dir/bad.out.s";
     my ($st, $msg) = capture($^X, $mod, 'elf', $out, @extra);
     result($st != 0 && $msg =~ $want && !glob("$out*"), "$what: an error naming the line, no file")
+        or print "#   exit $st: $msg\n";
+}
+# Under OpenSSL's conventions, as its layer: &islabel(NAME) is the label
+# handed out for NAME (a private function's name is its symbol) and
+# &push(LABEL) writes it bare (GNU as reads the word at it, nasm its
+# address: e_padlock-x86's SEH handler); an unknown name is undef.
+{
+    my $mod = "$dir/bare.pl";
+    open(my $fh, '>', $mod) or die;
+    print $fh "push(\@INC, '$root/perlasm'); require 'x86asm.pl'; openssl_conventions();\n"
+        . "&asm_init(\$ARGV[0]); &function_begin_B('_handler'); &ret(); &function_end_B('_handler');\n"
+        . "&function_begin_B('f'); &push(&islabel(\$ENV{BARE_NAME} // '_handler')); &pop('eax'); &ret();\n"
+        . "&function_end_B('f'); &asm_finish();\n";
+    close $fh;
+    my %want = (elf => qr/^\tpushl\t_handler$/m, coff => qr/^\tpushl\t__handler$/m, win32n => qr/^\tpush\t__handler$/m);
+    for my $fl (sort keys %want) {
+        my $out = "$dir/bare.$fl.s";
+        my ($st, $msg) = capture($^X, $mod, $fl, $out);
+        result(!$st && (slurp($out) // '') =~ $want{$fl},
+               "$fl, OpenSSL's conventions: &push(&islabel(FUNCTION)) writes the function's symbol bare")
+            or print "#   exit $st: $msg\n";
+    }
+    local $ENV{BARE_NAME} = 'nowhere';
+    my ($st, $msg) = capture($^X, $mod, 'elf', "$dir/bare.none.s");
+    result($st != 0 && $msg =~ /:3: an undefined operand/ && !glob("$dir/bare.none.s*"),
+           "OpenSSL's conventions: &islabel of a name never handed out is undef (an undefined operand)")
         or print "#   exit $st: $msg\n";
 }
 {

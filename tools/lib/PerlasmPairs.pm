@@ -15,7 +15,7 @@ use Cwd ();
 use lib File::Basename::dirname(Cwd::abs_path(__FILE__)) . '/../../support/perl';
 use Slurp qw(slurp);
 
-our @EXPORT_OK = qw(run_capture in_path slurp usage_error cached_tree tree_version
+our @EXPORT_OK = qw(run_capture in_path slurp usage_error openssl_tree
                     make_shadow first_difference check_all modules_using build_one
                     module_name pick_modules work_dir disassembly xlate_shim);
 
@@ -69,6 +69,34 @@ sub tree_version {
     my $text = slurp("$_[0]/VERSION.dat") // return undef;
     my %v = $text =~ /^(MAJOR|MINOR|PATCH)=(\d+)$/mg;
     return 3 == grep({ defined } @v{qw(MAJOR MINOR PATCH)}) ? "$v{MAJOR}.$v{MINOR}.$v{PATCH}" : undef;
+}
+
+# The OpenSSL tree a comparison works on and its release: $arg{src} (the
+# tool's --src) if given, else the cached tree of $arg{series} ($arg{here}:
+# the tools directory).  With neither: under $arg{tap}, the TAP that
+# $arg{skip} makes of the reason is printed and () returned, so that the
+# tool ends as a SKIP; otherwise a usage error saying how to fetch it (and,
+# with $arg{src_option}, that --src is the other way).  A tree of another
+# series is a usage error ($arg{series_option}: the tool's --version chose
+# the series).
+sub openssl_tree {
+    my (%arg) = @_;
+    my $src = $arg{src};
+    if (!defined $src) {
+        my ($tree, $why) = cached_tree($arg{here}, $arg{series});
+        if (!defined $tree) {
+            usage_error($arg{src_option} ? "$why; or give --src DIR" : $why) unless $arg{tap};
+            print $arg{skip}->($why);
+            return;
+        }
+        $src = $tree;
+    }
+    my $dir = Cwd::abs_path($src) // usage_error("--src $src: no such directory");
+    my $release = tree_version($dir) // usage_error("$dir is not an OpenSSL tree (no VERSION.dat)");
+    usage_error("$dir holds OpenSSL $release, not $arg{series}"
+                . ($arg{series_option} ? ' (see --version)' : ''))
+        unless $release =~ /^\Q$arg{series}\E\./;
+    return ($dir, $release);
 }
 
 # A symlink mirror of $src at $shadow in which the file $layer (relative

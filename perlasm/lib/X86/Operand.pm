@@ -8,6 +8,8 @@
 #   { type => 'mem',  size => 4 or undef, base, index, scale, disp => [TERM...] }
 #   { type => 'label', name => '.L003loop' }      (branch targets)
 #   { type => 'symbol', name => 'memcpy' }        (branch targets)
+#   { type => 'bare', disp => [TERM] }            (&push(LABEL) under OpenSSL's
+#                                                  conventions: X86::Program::bare_label)
 # A displacement is a sum of TERMs { sign => 1|-1, kind, value }:
 #   num (an integer), label (local), sym (global), and the PIC forms
 #   got (sym@GOT), gotpc (_GLOBAL_OFFSET_TABLE_ from a reference label)

@@ -40,7 +40,7 @@ my %FIXED_SIZE = map { $_ => 1 } (qw(lea bswap clflush prefetcht0 prefetcht1
 #     define OPENSSL_ia32cap_P); pcrel => {SYMBOL => 1}: picmeup reaches
 #     SYMBOL PC-relative where the GOT would be used; push_count: &wparam
 #     counts as OpenSSL's layer does (count_push); begin_labels: see
-#     begin_label.
+#     begin_label; bare_label_push: see bare_label.
 sub new {
     my ($class, %opt) = @_;
     return bless { %opt, st => [], labelno => 0, func => undef,
@@ -116,12 +116,38 @@ sub public_label {
     return $name;
 }
 
-# islabel(TEXT): TEXT if it is a label this file handed out, else undef.
+# islabel(TEXT), as in OpenSSL's layer: TEXT if it is a label this file
+# handed out, else the label handed out for the name TEXT (the function's
+# own, then the file's; under begin_labels a function's name is one),
+# else undef.
 sub islabel {
     my ($self, $text) = @_;
-    return undef unless is_label_name($text);
-    my @scopes = ($self->{file_labels} // {}, $self->{func} ? $self->{func}{labels} : ());
-    return (grep { $_->{id} eq $text } map { values %$_ } @scopes) ? $text : undef;
+    return undef unless defined $text && !ref $text;
+    my @scopes = ($self->{func} ? $self->{func}{labels} : (), $self->{file_labels} // {});
+    return $text if is_label_name($text) && grep { $_->{id} eq $text } map { values %$_ } @scopes;
+    my ($l) = grep { $_ } map { $_->{$text} } @scopes;
+    return $l ? $l->{id} : undef;
+}
+
+# Whether TEXT is a label's or a function's name as this file handed it
+# out (a string &label, &islabel or &public_label returned).
+sub is_handed_out {
+    my ($self, $text) = @_;
+    return 0 if !defined $text || ref $text;
+    my @scopes = ($self->{func} ? $self->{func}{labels} : (), $self->{file_labels} // {});
+    return scalar grep { $_->{id} eq $text } map { values %$_ } @scopes;
+}
+
+# &push(LABEL): OpenSSL's layer writes the label bare, which GNU as reads
+# as the word stored at LABEL and nasm as LABEL's address (e_padlock-x86
+# pushes its SEH handler so).  Under bare_label_push (OpenSSL's
+# conventions) ours writes the same; elsewhere the two readings make it an
+# error.
+sub bare_label {
+    my ($self, $id) = @_;
+    fail("push(\"$id\"): a bare label is the word at it on GNU as and its address on nasm;"
+         . " push &DWP(0, LABEL) for the word") unless $self->{bare_label_push};
+    return { type => 'bare', disp => parse_disp($id) };
 }
 
 # --- stack depth and CFI --------------------------------------------------------
@@ -422,7 +448,9 @@ sub insn {
     }
     fail("$mn takes " . join(' or ', @{ $info->{counts} }) . " operands, not " . scalar(@args))
         unless grep { $_ == @args } @{ $info->{counts} };
-    my @ops = map { operand($_, $info->{kind} eq 'branch') } @args;
+    my @ops = $mn eq 'push' && @args == 1 && $self->is_handed_out($args[0])
+            ? ($self->bare_label($args[0]))
+            : map { operand($_, $info->{kind} eq 'branch') } @args;
     for my $op (@ops) {
         fail("$mn: an MMX/SSE register in a 386-only build")
             if $self->{x86only} && $op->{type} eq 'reg' && $op->{class} ne 'gpr';

@@ -92,6 +92,7 @@ sub operand {
     return "$star%$op->{reg}" if $t eq 'reg';
     return "\$$op->{value}" if $t eq 'imm';
     return $self->local_label($op->{name}) if $t eq 'label';
+    return $self->terms_text($op->{disp}) if $t eq 'bare';    # see X86::Program::bare_label
     if ($t eq 'symbol') {
         # Through the PLT only what the dynamic linker may bind elsewhere.
         my $plt = $self->{pic} eq 'got' && $self->{f}{plt} && !$self->bound_here($op->{name});

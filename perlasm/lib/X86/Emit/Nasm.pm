@@ -32,6 +32,7 @@ sub operand {
     return ($size ? "$SIZE{$size} " : '') . $op->{value} if $t eq 'imm';
     return $self->local_label($op->{name}) if $t eq 'label';
     return $self->global($op->{name}) if $t eq 'symbol';
+    return $self->terms_text($op->{disp}) if $t eq 'bare';    # see X86::Program::bare_label
     my @in;
     push @in, $op->{base} if $op->{base};
     push @in, $op->{index} . ($op->{scale} != 1 ? "*$op->{scale}" : '') if $op->{index};
