@@ -17,7 +17,8 @@ use X64::UnwindState;
 use X64::Win64Unwind;
 use X64::Win64Handler;
 use X64::Win64Inferred;
-use X64::Expr qw(evaluate);
+use X64::Expr qw(evaluate is_constant);
+use X64::SpeltInstruction qw(spelt_instruction);
 use X64::DwarfExpr qw(expression_bytes);
 
 sub fail { die "$_[0]\n" }
@@ -195,6 +196,24 @@ sub instruction {
     }
 }
 
+# Win64 unwind from CFI: an instruction spelt out in `.byte` (X64::SpeltInstruction)
+# changes the unwind state as if it had been written as text.
+sub infer_spelt {
+    my ($self, $args) = @_;
+    my $f = $self->{func};
+    return unless $f && !$f->{helper} && $self->{cfi_unwind} && $self->win64
+        && $self->{section} eq 'text';
+    my @bytes;
+    for my $b (split_args($args)) {
+        return unless is_constant($b);
+        push @bytes, evaluate($b);
+    }
+    my $text = spelt_instruction(@bytes) // return;
+    my ($st) = X64::Parser::parse_line($text);
+    $self->{inferred} = X64::Win64Inferred::after($f->{state}, lookup_mnemonic($st->{mnemonic})->{name},
+                                                  $st->{operands}, $f->{rsp_copies} //= {});
+}
+
 # --- endbr64 where an indirect branch can land --------------------------------
 # A function entry gets endbr64 when an indirect call or jump may reach
 # it: it is global (any other object may take its address, or call it
@@ -318,6 +337,7 @@ sub directive {
         # stays as it was; there such a region is dropped.)
         $self->{func}{code_in_region} = 1
             if $self->{cfi_unwind} && $self->{func} && $self->{section} eq 'text';
+        $self->infer_spelt($args) if $name eq '.byte';
         return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)));
     }
     return $self->set_section('text')   if $name eq '.text';

@@ -7,7 +7,8 @@
 #   push/pop of a register      rsp by 8; a callee-saved register's slot
 #   sub/add $N,%rsp, lea N(%rsp),%rsp
 #                               rsp by N
-#   and $-N,%rsp                rsp's depth no longer known
+#   and $-N,%rsp                rsp's depth no longer known (with the
+#                               CFA in rsp, it moves to a copy of rsp)
 #   mov of a callee-saved register not saved yet to memory, as below
 #                               its save slot
 #   a 128-bit store of xmm6-15 to D(%rsp) or D(CFA base register), the
@@ -117,7 +118,13 @@ sub after {
         return $new;
     }
     if ($rsp_dst && $name eq 'and') {
-        return undef if $new->{base} eq 'rsp';     # the CFI must say this
+        if ($new->{base} eq 'rsp') {
+            # The CFA moves to a register still holding a copy of rsp
+            # (bn_gather5's `lea (%rsp),%r10`); with none, the CFI must say.
+            my ($copy) = sort grep { defined $copies->{$_} } keys %$copies;
+            return undef unless defined $copy;
+            $new->move_cfa($copy, $copies->{$copy});
+        }
         delete $new->{sp};
         for my $r (keys %{ $new->{saved} }) {
             my $slot = $new->{saved}{$r};
