@@ -208,7 +208,8 @@ sub infer_spelt {
         return unless is_constant($b);
         push @bytes, evaluate($b);
     }
-    my $text = spelt_instruction(@bytes) // return;
+    my $text = spelt_instruction(@bytes)
+        // return X64::Win64Inferred::unknown_instruction($f->{rsp_copies} //= {});
     my ($st) = X64::Parser::parse_line($text);
     $self->{inferred} = X64::Win64Inferred::after($f->{state}, lookup_mnemonic($st->{mnemonic})->{name},
                                                   $st->{operands}, $f->{rsp_copies} //= {});
@@ -604,6 +605,15 @@ sub cfi {
         return;
     } else {
         fail("unsupported directive .cfi_$what");
+    }
+    my $copy = $self->{cfi_unwind} && $self->win64 && $st->{base} ne 'expr'
+        ? ($f->{rsp_copies} // {})->{ $st->{base} } : undef;
+    if (defined $copy && $st->{base} ne 'rsp') {
+        # The CFA in a register known to hold a copy of rsp: the offset is
+        # that copy's depth.  OpenSSL's CFI, written for ELF, leaves out its
+        # Win64-only allocations (bsaes's epilogues: `.cfi_def_cfa %rax,8`
+        # before the Win64-only `lea 0xa0(%rax),%rax`).
+        $st->{off} = $copy;
     }
     if ($self->{cfi_unwind} && $f->{raw_shuffle}) {
         # The caller's rdi and rsi stay in the shadow slots the layer put

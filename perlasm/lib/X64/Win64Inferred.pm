@@ -5,9 +5,11 @@
 # with no .cfi_* lines: their own .pdata/.xdata and handlers described it.
 # With those dropped, the layer reads the effect from the instructions:
 #   push/pop of a register      rsp by 8; a callee-saved register's slot
+#   pushf/popf                  rsp by 8
 #   sub/add $N,%rsp, lea N(%rsp),%rsp
 #                               rsp by N
-#   and $-N,%rsp                rsp's depth no longer known (with the
+#   and $-N,%rsp, sub/add %REG,%rsp
+#                               rsp's depth no longer known (with the
 #                               CFA in rsp, it moves to a copy of rsp)
 #   mov of a callee-saved register not saved yet to memory, as below
 #                               its save slot
@@ -30,8 +32,12 @@ use warnings;
 use X64::Expr qw(evaluate is_constant);
 use X64::UnwindState ();
 use X64::ISA qw(gp64_of);
+use X64::DwarfExpr ();
+use X64::Win64Handler ();
 
 my %CALLEE_SAVED = map { $_ => 1 } qw(rbx rbp rsi rdi r12 r13 r14 r15);
+# Instructions that only read their last operand.
+my %READS_ONLY = map { $_ => 1 } qw(cmp test bt);
 my %XMM_MOVE = map { $_ => 1 } qw(movaps movups movdqa movdqu movapd movupd
     vmovaps vmovups vmovdqa vmovdqu vmovapd vmovupd);
 
@@ -47,24 +53,38 @@ sub disp {
 # operands @$ops, from state $st; undef when it changes nothing.
 # %$copies (kept by the caller for the function) maps a register that
 # holds a copy of rsp (mov %rsp,%REG, or lea D(%rsp),%REG: rsp D bytes
-# up) to the depth that copy stands for: stores through it, and rsp set
-# back from it, are then known too.
+# up; or a mov or lea from such a copy) to the depth that copy stands for:
+# stores through it, and rsp set back from it, are then known too.
 sub after {
     my ($st, $name, $ops, $copies) = @_;
     my @ops = @$ops;
     my $dst = $ops[-1];
     my $rsp_dst = $dst && $dst->{type} eq 'reg' && $dst->{reg} eq 'rsp';
     my $new = $st->clone;
-    if ($dst && $dst->{type} eq 'reg' && !$rsp_dst) {
+    forget_written($name, \@ops, $copies);
+    my $base_moved;
+    if ($dst && $dst->{type} eq 'reg' && !$rsp_dst && !$READS_ONLY{$name}) {
         my $gp = gp64_of($dst->{reg}) // '';
-        delete $copies->{$gp};
+        my $src = $ops[0];
         my $depth = $st->rsp_depth;
-        if (!defined $depth) {
-        } elsif ($name eq 'mov' && $ops[0]{type} eq 'reg' && $ops[0]{reg} eq 'rsp') {
-            $copies->{$gp} = $depth;
-        } elsif ($name eq 'lea' && $ops[0]{type} eq 'mem' && ($ops[0]{base} // '') eq 'rsp'
-                 && !$ops[0]{index} && defined(my $d = disp($ops[0]))) {
-            $copies->{$gp} = $depth - $d;     # rsp as it is d bytes higher up
+        # What the source stands for: rsp's depth, or a copy's.
+        my $from = $src->{type} eq 'reg' ? ($src->{reg} eq 'rsp' ? $depth : $copies->{ $src->{reg} })
+                 : $src->{type} eq 'mem' && !$src->{index} && defined $src->{base}
+                   ? ($src->{base} eq 'rsp' ? $depth : $copies->{ $src->{base} }) : undef;
+        delete $copies->{$gp};
+        if ($gp ne $dst->{reg}) {                 # a 32-bit or narrower result
+        } elsif ($name eq 'mov' && $src->{type} eq 'reg' && defined $from
+                 && (gp64_of($src->{reg}) // '') eq $src->{reg}) {
+            $copies->{$gp} = $from;
+        } elsif ($name eq 'lea' && $src->{type} eq 'mem' && defined $from
+                 && defined(my $d = disp($src))) {
+            $copies->{$gp} = $from - $d;      # D bytes above what the base stands for
+        }
+        # The CFA's base register set to a known copy of rsp: the offset
+        # follows (bsaes's Win64-only `lea 0xa0(%rax),%rax` in its epilogues).
+        if ($new->{base} eq $gp && defined $copies->{$gp} && $copies->{$gp} != $new->{off}) {
+            $new->{off} = $copies->{$gp};
+            $base_moved = 1;
         }
     }
     my $set_depth = sub {
@@ -86,6 +106,7 @@ sub after {
         $new->{moved_rsp} = 1;      # read by X64::Translate; clone drops it
         if ($new->{base} eq 'rsp') { $new->{off} += $n }
         elsif (defined $new->{sp}) { $new->{sp} += $n }
+        $new->{expr} = rsp_expr_moved($new->{expr}, $n) if $new->{base} eq 'expr';
         my $saved = $new->{saved};      # shared with the old state: replaced, not changed
         $saved->{$_} = { rsp => $saved->{$_}{rsp} + $n }
             for grep { ref $saved->{$_} && defined $saved->{$_}{rsp} } keys %$saved;
@@ -107,6 +128,10 @@ sub after {
         $move->(-8);
         return $new;
     }
+    if ($name =~ /^(push|pop)fq?$/ && !@ops) {
+        $move->($1 eq 'push' ? 8 : -8);
+        return $new;
+    }
     if ($rsp_dst && ($name eq 'sub' || $name eq 'add') && $ops[0]{type} eq 'imm'
         && is_constant($ops[0]{expr})) {
         $move->(($name eq 'sub' ? 1 : -1) * evaluate($ops[0]{expr}));
@@ -117,11 +142,14 @@ sub after {
         $move->(-$d);
         return $new;
     }
-    if ($rsp_dst && $name eq 'and') {
+    if ($rsp_dst && ($name eq 'and' || ($name eq 'sub' || $name eq 'add') && $ops[0]{type} eq 'reg')) {
         if ($new->{base} eq 'rsp') {
-            # The CFA moves to a register still holding a copy of rsp
-            # (bn_gather5's `lea (%rsp),%r10`); with none, the CFI must say.
-            my ($copy) = sort grep { defined $copies->{$_} } keys %$copies;
+            # The CFA moves to a register still holding a copy of rsp, a
+            # callee-saved one first (a frame register codes can say):
+            # bn_gather5's `lea (%rsp),%r10`, bsaes_xts_decrypt's `mov
+            # %rsp,%rbp` without CFI.  With none, the CFI must say.
+            my ($copy) = sort { !$CALLEE_SAVED{$a} <=> !$CALLEE_SAVED{$b} || $a cmp $b }
+                         grep { defined $copies->{$_} } keys %$copies;
             return undef unless defined $copy;
             $new->move_cfa($copy, $copies->{$copy});
         }
@@ -155,7 +183,46 @@ sub after {
             return $new;
         }
     }
-    return undef;
+    return $base_moved ? $new : undef;
+}
+
+# Registers that a call or an instruction with implicit or second results
+# may overwrite no longer hold a copy of rsp.
+my %IMPLICIT = (
+    call => [qw(rax rcx rdx r8 r9 r10 r11)],      # volatile across a call
+    (map { $_ => [qw(rax rdx)] } qw(mul div idiv cqo rdtsc xgetbv)),
+    rdtscp => [qw(rax rcx rdx)], cpuid => [qw(rax rbx rcx rdx)],
+    (map { $_ => [qw(rsi rdi rcx rax)] } qw(movsb movsw movsd movsq stosb stosw stosd stosq
+                                            lodsb lodsq cmpsb scasb)),
+);
+my %ALL_OPERANDS = map { $_ => 1 } qw(xchg xadd cmpxchg mulx);
+
+sub forget_written {
+    my ($name, $ops, $copies) = @_;
+    my @gone = @{ $IMPLICIT{$name} // [] };
+    push @gone, qw(rax rdx) if $name eq 'imul' && @$ops == 1;
+    push @gone, map { gp64_of($_->{reg}) // () } grep { $_->{type} eq 'reg' } @$ops
+        if $ALL_OPERANDS{$name};
+    delete @$copies{@gone};
+}
+
+# An instruction whose effect is not known (bytes that are not one of
+# X64::SpeltInstruction's forms): no register is known to copy rsp now.
+sub unknown_instruction {
+    my ($copies) = @_;
+    %$copies = ();
+}
+
+# A CFA expression that starts at rsp (DW_OP_breg7 N: the old rsp kept in
+# a stack slot), once rsp has moved $n bytes down: the slot is $n further
+# up (Camellia_cbc_encrypt's pushfq inside its realigned frame).  Another
+# expression does not depend on rsp and stays.
+sub rsp_expr_moved {
+    my ($expr, $n) = @_;
+    return $expr unless @$expr && $expr->[0] == 0x77;
+    my $i = 1;
+    my $off = X64::Win64Handler::leb($expr, \$i, 1);
+    return [ 0x77, X64::DwarfExpr::sleb128($off + $n), @$expr[ $i .. $#$expr ] ];
 }
 
 # A memory operand's offset from the CFA, where the state tells it.
