@@ -122,7 +122,7 @@ sub statement {
         } else {
             # The CFI says the rest, but not where saves made from rsp now are.
             my $keep = $self->{func}{state}->clone;
-            my $from_rsp = sub { my ($v) = @_; ref $v && defined $v->{rsp} };
+            my $from_rsp = sub { my ($v) = @_; ref $v && (defined $v->{rsp} || defined $v->{frame}) };
             for my $r (keys %{ $keep->{saved} }, keys %{ $inferred->{saved} }) {
                 next unless $from_rsp->($keep->{saved}{$r}) || $from_rsp->($inferred->{saved}{$r});
                 $from_rsp->($inferred->{saved}{$r}) ? ($keep->{saved}{$r} = $inferred->{saved}{$r})

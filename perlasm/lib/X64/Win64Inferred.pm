@@ -15,8 +15,9 @@
 #                               its save slot
 #   a 128-bit store of xmm6-15 to D(%rsp) or D(CFA base register), the
 #   register's first since the function started
-#                               its save slot (from rsp, { rsp => D },
-#                               where rsp was realigned)
+#                               its save slot (where rsp was realigned,
+#                               from the realigned frame base, or else
+#                               from rsp: { rsp => D })
 #   a load of xmm6-15 from that slot
 #                               the register is back
 # A .cfi_* line after the instruction still applies, on top of what the
@@ -90,6 +91,7 @@ sub after {
     my $set_depth = sub {
         my ($depth) = @_;
         if ($new->{base} eq 'rsp') { $new->{off} = $depth } else { $new->{sp} = $depth }
+        delete $new->{frame};
     };
     if ($rsp_dst && $name eq 'mov' && $ops[0]{type} eq 'reg'
         && defined(my $d = $copies->{ $ops[0]{reg} })) {
@@ -106,7 +108,8 @@ sub after {
         $new->{moved_rsp} = 1;      # read by X64::Translate; clone drops it
         if ($new->{base} eq 'rsp') { $new->{off} += $n }
         elsif (defined $new->{sp}) { $new->{sp} += $n }
-        $new->{expr} = rsp_expr_moved($new->{expr}, $n) if $new->{base} eq 'expr';
+        $new->{expr} = rsp_expr_moved($new->{expr}, $n, $new->{frame}) if $new->{base} eq 'expr';
+        $new->{frame} = { %{ $new->{frame} }, sp => $new->{frame}{sp} - $n } if $new->{frame};
         my $saved = $new->{saved};      # shared with the old state: replaced, not changed
         $saved->{$_} = { rsp => $saved->{$_}{rsp} + $n }
             for grep { ref $saved->{$_} && defined $saved->{$_}{rsp} } keys %$saved;
@@ -143,6 +146,16 @@ sub after {
         return $new;
     }
     if ($rsp_dst && ($name eq 'and' || ($name eq 'sub' || $name eq 'add') && $ops[0]{type} eq 'reg')) {
+        # rsp realigned from a known depth: the new frame base is
+        # ((CFA - depth) & -N), from which later saves are found.
+        my $depth = $new->rsp_depth;
+        my $mask = $name eq 'and' && $ops[0]{type} eq 'imm' && is_constant($ops[0]{expr})
+            ? evaluate($ops[0]{expr}) : 0;
+        if (defined $depth && $mask < 0 && !(-$mask & (-$mask - 1))) {
+            $new->{frame} = { k => $depth, n => -$mask, sp => 0 };
+        } else {
+            delete $new->{frame};
+        }
         if ($new->{base} eq 'rsp') {
             # The CFA moves to a register still holding a copy of rsp, a
             # callee-saved one first (a frame register codes can say):
@@ -214,15 +227,26 @@ sub unknown_instruction {
 }
 
 # A CFA expression that starts at rsp (DW_OP_breg7 N: the old rsp kept in
-# a stack slot), once rsp has moved $n bytes down: the slot is $n further
-# up (Camellia_cbc_encrypt's pushfq inside its realigned frame).  Another
-# expression does not depend on rsp and stays.
+# a stack slot), once rsp has moved $n bytes down without CFI saying so.
+# In a realigned frame (%$frame: rsp its base + sp, the base a multiple
+# of n), the slot is found from rsp rounded down to the alignment
+# (DW_OP_consts -n, DW_OP_and, DW_OP_plus_uconst): right wherever rsp
+# stays within the alignment above the base, as in a loop that moves rsp
+# on each pass (sha512's AVX2 rounds, whose Win64 CFI does not follow
+# them).  Otherwise the slot is $n further up (Camellia_cbc_encrypt's
+# pushfq).  An expression already rounded, or not at rsp, stays.
 sub rsp_expr_moved {
-    my ($expr, $n) = @_;
+    my ($expr, $n, $frame) = @_;
     return $expr unless @$expr && $expr->[0] == 0x77;
     my $i = 1;
     my $off = X64::Win64Handler::leb($expr, \$i, 1);
-    return [ 0x77, X64::DwarfExpr::sleb128($off + $n), @$expr[ $i .. $#$expr ] ];
+    return $expr if $i < @$expr && $expr->[$i] == 0x11;       # rounded already
+    my @rest = @$expr[ $i .. $#$expr ];
+    if ($frame && $frame->{sp} >= 0 && $frame->{sp} < $frame->{n} && $off + $frame->{sp} >= 0) {
+        return [ 0x77, 0, 0x11, X64::DwarfExpr::sleb128(-$frame->{n}), 0x1a,
+                 0x23, X64::DwarfExpr::uleb128($off + $frame->{sp}), @rest ];
+    }
+    return [ 0x77, X64::DwarfExpr::sleb128($off + $n), @rest ];
 }
 
 # A memory operand's offset from the CFA, where the state tells it.
@@ -233,7 +257,9 @@ sub slot {
     my $base = $op->{base} // return undef;
     if ($base eq 'rsp') {
         my $depth = $st->rsp_depth;
-        return defined $depth ? $d - $depth : { rsp => $d };
+        return $d - $depth if defined $depth;
+        my $fr = $st->{frame};
+        return $fr ? { frame => $fr->{sp} + $d, k => $fr->{k}, n => $fr->{n} } : { rsp => $d };
     }
     return $d - $st->{off} if $base eq $st->{base};
     return $d - $copies->{$base} if defined $copies->{$base};
