@@ -12,14 +12,16 @@
 #   (66/f3 0f 6f/7f), legacy or VEX (c5, c4) encoded
 # with any ModRM/SIB memory form but rip-relative.  Anything else, or
 # bytes left over, is not an instruction here (undef): a `.byte` line may
-# be data, or an instruction that touches no frame.
+# be data, or an instruction that touches no frame.  Of those, the ones
+# OpenSSL spells out that write a general register (mulx and the other
+# BMI2 forms, adcx/adox, rdrand/rdseed) are recognised as such.
 package X64::SpeltInstruction;
 
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(spelt_instruction);
+our @EXPORT_OK = qw(spelt_instruction writes_general_register);
 
 my @GP64 = qw(rax rcx rdx rbx rsp rbp rsi rdi r8 r9 r10 r11 r12 r13 r14 r15);
 
@@ -126,6 +128,17 @@ sub spelt_instruction {
     }
     return undef if !defined $text || @b;
     return $text;
+}
+
+# Do @bytes encode an instruction that may write a general register?
+sub writes_general_register {
+    my @b = @_;
+    shift @b while @b && ($b[0] == 0x66 || $b[0] == 0xf3 || $b[0] == 0xf2 || $b[0] == 0x3e);
+    shift @b if @b && ($b[0] & 0xf0) == 0x40;
+    return 1 if @b >= 2 && $b[0] == 0xc4 && ($b[1] & 31) == 2;     # VEX, 0f 38 map: BMI, BMI2
+    return 1 if @b >= 3 && $b[0] == 0x0f && $b[1] == 0x38 && $b[2] == 0xf6;   # adcx, adox
+    return 1 if @b >= 2 && $b[0] == 0x0f && $b[1] == 0xc7;          # rdrand, rdseed
+    return 0;
 }
 
 1;

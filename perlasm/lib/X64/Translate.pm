@@ -18,7 +18,7 @@ use X64::Win64Unwind;
 use X64::Win64Handler;
 use X64::Win64Inferred;
 use X64::Expr qw(evaluate is_constant);
-use X64::SpeltInstruction qw(spelt_instruction);
+use X64::SpeltInstruction qw(spelt_instruction writes_general_register);
 use X64::DwarfExpr qw(expression_bytes);
 
 sub fail { die "$_[0]\n" }
@@ -208,8 +208,12 @@ sub infer_spelt {
         return unless is_constant($b);
         push @bytes, evaluate($b);
     }
-    my $text = spelt_instruction(@bytes)
-        // return X64::Win64Inferred::unknown_instruction($f->{rsp_copies} //= {});
+    my $text = spelt_instruction(@bytes);
+    if (!defined $text) {
+        X64::Win64Inferred::unknown_instruction($f->{rsp_copies} //= {})
+            if writes_general_register(@bytes);
+        return;
+    }
     my ($st) = X64::Parser::parse_line($text);
     $self->{inferred} = X64::Win64Inferred::after($f->{state}, lookup_mnemonic($st->{mnemonic})->{name},
                                                   $st->{operands}, $f->{rsp_copies} //= {});

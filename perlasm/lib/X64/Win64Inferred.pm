@@ -18,8 +18,8 @@
 #                               its save slot (where rsp was realigned,
 #                               from the realigned frame base, or else
 #                               from rsp: { rsp => D })
-#   a load of xmm6-15 from that slot
-#                               the register is back
+#   a load of xmm6-15, or of a register saved after rsp was realigned,
+#   from its slot               the register is back
 # A .cfi_* line after the instruction still applies, on top of what the
 # instruction did; one that moves the CFA by a relative amount is left out
 # where the instruction moved rsp by a known amount (the instruction is
@@ -40,6 +40,7 @@ my %CALLEE_SAVED = map { $_ => 1 } qw(rbx rbp rsi rdi r12 r13 r14 r15);
 # Instructions that only read their last operand.
 my %READS_ONLY = map { $_ => 1 } qw(cmp test bt);
 my %XMM_MOVE = map { $_ => 1 } qw(movaps movups movdqa movdqu movapd movupd
+    vmovdqa32 vmovdqa64 vmovdqu8 vmovdqu16 vmovdqu32 vmovdqu64
     vmovaps vmovups vmovdqa vmovdqu vmovapd vmovupd);
 
 # The constant displacement of a memory operand, or undef.
@@ -90,7 +91,10 @@ sub after {
     }
     my $set_depth = sub {
         my ($depth) = @_;
-        if ($new->{base} eq 'rsp') { $new->{off} = $depth } else { $new->{sp} = $depth }
+        # rsp set back from a copy: the CFA is rsp + that depth, whatever
+        # register or expression described it (a frame register about to
+        # be popped, aesni-xts-avx512's `mov %rbp,%rsp; pop %rbp`).
+        $new->move_cfa('rsp', $depth);
         delete $new->{frame};
     };
     if ($rsp_dst && $name eq 'mov' && $ops[0]{type} eq 'reg'
@@ -179,6 +183,17 @@ sub after {
         $new->{saved}{ $ops[0]{reg} } = $slot;
         return $new;
     }
+    if ($name eq 'mov' && @ops == 2 && $ops[1]{type} eq 'reg' && $CALLEE_SAVED{ $ops[1]{reg} }
+        && $ops[0]{type} eq 'mem' && ref $new->{saved}{ $ops[1]{reg} }) {
+        # A register loaded back from the slot it was saved in (after
+        # rsp was realigned): the slot may be wiped next (aesni-xts-avx512).
+        my $slot = slot($new, $ops[0], $copies);
+        if (defined $slot && X64::UnwindState::slot_text($slot)
+            eq X64::UnwindState::slot_text($new->{saved}{ $ops[1]{reg} })) {
+            delete $new->{saved}{ $ops[1]{reg} };
+            return $new;
+        }
+    }
     if ($XMM_MOVE{$name} && @ops == 2) {
         my ($src, $to) = @ops;
         if ($src->{type} eq 'reg' && $src->{reg} =~ /^xmm(\d+)$/ && $1 >= 6
@@ -219,8 +234,8 @@ sub forget_written {
     delete @$copies{@gone};
 }
 
-# An instruction whose effect is not known (bytes that are not one of
-# X64::SpeltInstruction's forms): no register is known to copy rsp now.
+# An instruction spelt out as bytes that writes some general register
+# (X64::SpeltInstruction): no register is known to copy rsp now.
 sub unknown_instruction {
     my ($copies) = @_;
     %$copies = ();
