@@ -9,6 +9,7 @@
 #
 #   perl tools/openssl-unwind.pl [--version 3.0|3.5] [--flavours mingw64,nasm]
 #                                [--modules LIST] [--work DIR] [--verbose] [--tap]
+#                                [--compare]
 #
 # --version  which cached OpenSSL (tools/openssl-source.sh --cached): 3.0
 #            (default) or 3.5
@@ -19,6 +20,14 @@
 # --tap      TAP: one result per module x flavour (translated, assembled,
 #            no function undescribed, .xdata names no handler but ours);
 #            a SKIP when the source is not cached or an assembler missing
+# --compare  also translate each module with OpenSSL's own translator
+#            (mingw64, in the cached tree, output under --work) and print
+#            a Markdown table: per module, how OpenSSL's own .pdata/.xdata
+#            describes each function (a handler routine of the module's,
+#            unwind codes alone, or no entry: unwound as a leaf, wrongly
+#            where the function has a frame) beside how
+#            this mode does (codes alone, the generated handler in some
+#            regions, no CFI: a leaf)
 #
 # The assembled object's .xdata relocations are checked too: the only
 # symbol they may name, besides .xdata itself, is the generated handler
@@ -94,10 +103,95 @@ sub foreign_handler {
     return undef;
 }
 
+# How OpenSSL's own mingw64 output describes each of @$functions (the
+# module's functions, in our translation's order): { NAME => 'handler' |
+# 'codes' | 'none' | 'wrong' }.  A .pdata entry belongs to the function
+# whose label comes last before its first address; its .xdata entry names
+# a handler when the flags of its first byte say so (UNW_FLAG_EHANDLER or
+# UHANDLER).  A function without an entry is unwound as a leaf, which is
+# wrong ('wrong') where it moves rsp, pushes, or keeps the caller's rdi
+# and rsi in its shadow space while it uses them (the Win64 argument
+# shuffle of a `.type NAME,@function,N`).
+sub own_unwind {
+    my ($asm, $functions) = @_;
+    my %is_function = map { ($_ => 1) } @$functions;
+    my (%owner, %flags, %frame, $current, $section, $info);
+    open(my $fh, '<', $asm) or return undef;
+    my @begins;
+    while (my $l = <$fh>) {
+        $l =~ s/#.*//;
+        if ($l =~ /^\s*\.(text|data|bss)\b/ || $l =~ /^\s*\.section\s+([.\w]+)/) {
+            $section = $1 =~ s/^\.//r;
+            next;
+        }
+        if ($l =~ /^\s*([.\w\$]+):/) {
+            my $label = $1;
+            if (($section // 'text') eq 'text') {
+                $current = $label if $is_function{$label};
+                $owner{$label} = $current;
+            } elsif ($section eq 'xdata') {
+                $info = $label;
+            }
+        }
+        $frame{$current} = 1
+            if defined $current && ($section // 'text') eq 'text'
+               && $l =~ /^\s*(?:push\w*\s|(?:sub|add|lea|and|mov)q?\s+[^,]+,\s*%rsp\s*$|movq?\s+%rdi,\s*8\(%rsp\))/;
+        if (($section // '') eq 'pdata' && $l =~ /^\s*\.rva\s+(\S+)/) {
+            push @begins, $1;
+        } elsif (($section // '') eq 'xdata' && defined $info && $l =~ /^\s*\.byte\s+(\w+)/) {
+            my $first = $1;
+            $flags{$info} //= (($first =~ /^0x/i ? hex $first : $first) >> 3) & 3;
+        }
+    }
+    close $fh;
+    my %how = map { ($_ => $frame{$_} ? 'wrong' : 'none') } @$functions;
+    for (my $i = 0; $i + 2 < @begins; $i += 3) {
+        my $f = $owner{ $begins[$i] } // next;
+        my $h = $flags{ $begins[ $i + 2 ] } ? 'handler' : 'codes';
+        $how{$f} = $h unless $how{$f} eq 'handler' && $h eq 'codes';
+    }
+    return \%how;
+}
+
+# The comparison table's rows (Markdown), one per module and a total.
+sub compare_table {
+    my ($src, $work, $release, $rows) = @_;
+    my @cols = qw(own_handler own_codes own_none own_wrong codes handler leaf);
+    my %total;
+    my @out = ("OpenSSL $release, mingw64: functions per module",
+               '',
+               '| module | functions | OpenSSL: own handler | OpenSSL: codes only'
+               . ' | OpenSSL: no entry, leaf | OpenSSL: no entry, has a frame (wrong)'
+               . ' | ours: codes alone | ours: generated handler | ours: no CFI (leaf) |',
+               '|---|---|---|---|---|---|---|---|---|');
+    for my $row (@$rows) {
+        my ($name, $module, $r) = @$row;
+        my @functions = map { $_->[0] } @{ $r->{functions} };
+        my $asm = "$work/openssl-own/$name.s";
+        unlink $asm;
+        my ($st) = run_capture({ CC => 'gcc' }, $src, $^X, $module, 'mingw64', $asm);
+        my $how = $st ? undef : own_unwind($asm, \@functions);
+        if (!$how) {
+            push @out, "| $name | translation by OpenSSL's own translator failed |";
+            next;
+        }
+        my %n = (codes => $r->{codes}, handler => $r->{handler}, leaf => $r->{leaf});
+        for my $kind (qw(handler codes none wrong)) {
+            $n{"own_$kind"} = scalar grep { $how->{$_} eq $kind } @functions;
+        }
+        $total{$_} += $n{$_} for @cols;
+        $total{functions} += @functions;
+        push @out, sprintf '| %s | %d | %s |', $name, scalar @functions, join(' | ', @n{@cols});
+    }
+    push @out, sprintf '| all %d | %d | %s |', scalar @$rows, $total{functions} // 0,
+        join(' | ', map { $total{$_} // 0 } @cols);
+    return map { "$_\n" } @out;
+}
+
 sub main {
     my %opt = (version => '3.0', flavours => 'mingw64,nasm', work => 'build/openssl-unwind');
     GetOptionsFromArray(\@_, \%opt, 'version=s', 'flavours=s', 'modules=s', 'work=s',
-                        'verbose', 'tap')
+                        'verbose', 'tap', 'compare')
         or usage_error('bad option (see the header of tools/openssl-unwind.pl)');
     usage_error("unexpected argument '$_[0]'") if @_;
     usage_error("--version $opt{version}: want 3.0 or 3.5") unless $opt{version} =~ /^3\.[05]$/;
@@ -114,12 +208,12 @@ sub main {
     }
     make_path($opt{work});
     my $work = abs_path($opt{work});
-    make_path("$work/$_") for @flavours;
+    make_path("$work/$_") for @flavours, $opt{compare} ? 'openssl-own' : ();
     my $ours = abs_path("$tools/../perlasm/x86_64-xlate.pl");
     make_shadow($src, "$work/shadow", 'crypto/perlasm/x86_64-xlate.pl', xlate_shim($ours));
     STDOUT->autoflush(1);
     print '1..', @modules * @flavours, "\n" if $opt{tap};
-    my (%total, $bad, $n);
+    my (%total, $bad, $n, @compare);
     for my $flavour (@flavours) {
         my $tool = $ASSEMBLE{$flavour}{tool};
         my $missing = defined $tool && !in_path($tool) ? "$tool not installed" : undef;
@@ -131,6 +225,7 @@ sub main {
                 next;
             }
             my $r = check_one("$work/shadow", $work, $module, $flavour);
+            push @compare, [ $name, $module, $r ] if $flavour eq 'mingw64';
             my $failed = @{ $r->{failed} };
             $total{$flavour}{$_} += $r->{$_} for qw(codes handler leaf);
             $total{$flavour}{failed} += $failed;
@@ -152,6 +247,10 @@ sub main {
             . " %d with the generated handler, %d without CFI (leaf), %d failing",
             $release, $flavour, scalar @modules, @$t{qw(codes handler leaf failed)};
         print $opt{tap} ? "# $sum\n" : "$sum\n";
+    }
+    if ($opt{compare}) {
+        usage_error('--compare needs the mingw64 flavour') unless @compare;
+        print "\n", compare_table($src, $work, $release, \@compare);
     }
     return $bad ? 1 : 0;
 }

@@ -15,7 +15,9 @@
  *                        aligned, deterministic bytes), bN+OFFSET, or a
  *                        number
  *   set bN+OFFSET VALUE  stores a 32-bit VALUE there (a field a C caller
- *                        would have set, such as a round count)
+ *                        would have set, such as a round count); with
+ *                        VALUE bM[+OFFSET], that buffer's address (64
+ *                        bits: a pointer in a descriptor array)
  *   todo FUNCTION REASON its results are TAP TODO with REASON: a known
  *                        failure, reported but not failing the run
  *   # ...                a comment
@@ -38,7 +40,7 @@
 #include "../../support/abi/abi_check.h"
 #include "../lib/tap.h"
 
-enum { NBUF = 8, BUFSZ = 64 * 1024, MAX_CALLS = 32, CAP_WORDS = 10 };
+enum { NBUF = 8, BUFSZ = 64 * 1024, MAX_CALLS = 64, CAP_WORDS = 10 };
 
 struct call {
     char name[64];
@@ -154,8 +156,15 @@ static void run_group(const char *module, const char *only, struct call *calls, 
             fill(bufs[b], BUFSZ, 17u * (uint32_t)b + 1u);
         for (int i = 0; i < n; i++) {
             if (calls[i].is_set) {
-                uint32_t v = (uint32_t)calls[i].arg[1].value;
-                memcpy(bufs[calls[i].arg[0].buf] + calls[i].arg[0].value, &v, sizeof(v));
+                unsigned char *at = bufs[calls[i].arg[0].buf] + calls[i].arg[0].value;
+                if (calls[i].arg[1].buf >= 0) {
+                    uint64_t p = (uint64_t)(uintptr_t)(bufs[calls[i].arg[1].buf]
+                                                       + calls[i].arg[1].value);
+                    memcpy(at, &p, sizeof(p));
+                } else {
+                    uint32_t v = (uint32_t)calls[i].arg[1].value;
+                    memcpy(at, &v, sizeof(v));
+                }
             } else {
                 run_call(&calls[i], CAPS[k].name);
             }
@@ -272,8 +281,8 @@ int main(int argc, char **argv)
         }
         while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
             parse_arg(c, tok, argv[1], lineno);
-        if (c->is_set && (c->nargs != 2 || c->arg[0].buf < 0 || c->arg[1].buf >= 0))
-            tap_bail("%s:%d: want set bN+OFFSET VALUE", argv[1], lineno);
+        if (c->is_set && (c->nargs != 2 || c->arg[0].buf < 0))
+            tap_bail("%s:%d: want set bN+OFFSET VALUE|bM[+OFFSET]", argv[1], lineno);
     }
     run_group(module, only, calls, n, missing);
     fclose(f);

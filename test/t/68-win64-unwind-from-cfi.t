@@ -4,12 +4,13 @@
 # docs/win64-unwind.md) on small texts in OpenSSL's raw dialect, for each
 # Win64 flavour: the flag is read from the layer's command line, from the
 # environment, and is off by default; a module's own .pdata/.xdata and its
-# handler reference are dropped (kept with the mode off); a frame that realigns rsp and keeps the
-# old rsp in a stack slot gets the generated handler, with a table; a
-# plain push frame gets codes alone; Win64-only xmm saves without CFI are
-# inferred; a CFA expression of another shape is an error naming the
-# function, with no output file.  Where the assembler is here, the
-# output must assemble.
+# handler reference are dropped (kept with the mode off); a frame that
+# realigns rsp and keeps the old rsp in a stack slot gets the generated
+# handler, with a table; a plain push frame gets codes alone; Win64-only
+# allocations and xmm saves without CFI are inferred, written as
+# instructions or spelt out as .byte; a CFA expression of another shape
+# is an error naming the function, with no output file.  Where the
+# assembler is here, the output must assemble.
 use strict;
 use warnings;
 use FindBin;
@@ -66,6 +67,18 @@ pushes:
 	ret
 .cfi_endproc
 .size	pushes,.-pushes
+.globl	spelt
+.type	spelt,@abi-omnipotent
+spelt:
+.cfi_startproc
+	.byte	0x48,0x83,0xec,0x18		# sub	$0x18,%rsp
+	.byte	0x44,0x0f,0x29,0x0c,0x24	# movaps	%xmm9,(%rsp)
+	xor	%eax,%eax
+	movaps	(%rsp),%xmm9
+	lea	0x18(%rsp),%rsp
+	ret
+.cfi_endproc
+.size	spelt,.-spelt
 .type	own_handler,@abi-omnipotent
 own_handler:
 	ret
@@ -124,6 +137,9 @@ for my $flavour (qw(mingw64 nasm masm)) {
            "$flavour: the push frame with inferred xmm saves gets codes alone");
     # UWOP_SAVE_XMM128 (8) for xmm6 (info 6): byte 0x68 in its codes.
     result($text =~ /\b(0x68|104)\b/, "$flavour: the xmm6 save written without CFI is described");
+    # The same for xmm9 (0x98), which only the spelt-out function saves.
+    result($text =~ /Win64 unwind from CFI: spelt: codes$/m && $text =~ /\b(0x98|152)\b/,
+           "$flavour: an allocation and an xmm save spelt as .byte are described");
     my $as = $ASSEMBLE{$flavour};
     if (!$as || !@$as || !defined $as->[0]) {
         result(1, "$flavour: assembles", 'SKIP no assembler for this flavour here');
@@ -142,7 +158,7 @@ result($st == 0 && own_tables("$tmp/env0.s"), 'the environment variable set to 0
 
 (my $odd = $module) =~ s/\.cfi_cfa_expression\t%rsp\+40,deref,\+8/.cfi_cfa_expression\t%rsp+40,deref,deref/;
 ($st, $err) = translate($odd, {}, 'mingw64', '-DPERLASM_WIN64_UNWIND_FROM_CFI', "$tmp/odd.s");
-result($st != 0 && $err =~ /1 of 2 functions cannot be described: realigned \(.*CFA expression/
+result($st != 0 && $err =~ /1 of 3 functions cannot be described: realigned \(.*CFA expression/
        && !-e "$tmp/odd.s",
        'a CFA expression of another shape: an error naming the function, no output')
     or print "# $err";

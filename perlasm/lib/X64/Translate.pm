@@ -17,7 +17,8 @@ use X64::UnwindState;
 use X64::Win64Unwind;
 use X64::Win64Handler;
 use X64::Win64Inferred;
-use X64::Expr qw(evaluate);
+use X64::Expr qw(evaluate is_constant);
+use X64::SpeltInstruction qw(spelt_instruction writes_general_register);
 use X64::DwarfExpr qw(expression_bytes);
 
 sub fail { die "$_[0]\n" }
@@ -121,7 +122,7 @@ sub statement {
         } else {
             # The CFI says the rest, but not where saves made from rsp now are.
             my $keep = $self->{func}{state}->clone;
-            my $from_rsp = sub { my ($v) = @_; ref $v && defined $v->{rsp} };
+            my $from_rsp = sub { my ($v) = @_; ref $v && (defined $v->{rsp} || defined $v->{frame}) };
             for my $r (keys %{ $keep->{saved} }, keys %{ $inferred->{saved} }) {
                 next unless $from_rsp->($keep->{saved}{$r}) || $from_rsp->($inferred->{saved}{$r});
                 $from_rsp->($inferred->{saved}{$r}) ? ($keep->{saved}{$r} = $inferred->{saved}{$r})
@@ -193,6 +194,29 @@ sub instruction {
         $self->{inferred} = X64::Win64Inferred::after($f->{state}, $info ? $info->{name} : $m,
                                                       $st->{operands}, $f->{rsp_copies} //= {});
     }
+}
+
+# Win64 unwind from CFI: an instruction spelt out in `.byte` (X64::SpeltInstruction)
+# changes the unwind state as if it had been written as text.
+sub infer_spelt {
+    my ($self, $args) = @_;
+    my $f = $self->{func};
+    return unless $f && !$f->{helper} && $self->{cfi_unwind} && $self->win64
+        && $self->{section} eq 'text';
+    my @bytes;
+    for my $b (split_args($args)) {
+        return unless is_constant($b);
+        push @bytes, evaluate($b);
+    }
+    my $text = spelt_instruction(@bytes);
+    if (!defined $text) {
+        X64::Win64Inferred::unknown_instruction($f->{rsp_copies} //= {})
+            if writes_general_register(@bytes);
+        return;
+    }
+    my ($st) = X64::Parser::parse_line($text);
+    $self->{inferred} = X64::Win64Inferred::after($f->{state}, lookup_mnemonic($st->{mnemonic})->{name},
+                                                  $st->{operands}, $f->{rsp_copies} //= {});
 }
 
 # --- endbr64 where an indirect branch can land --------------------------------
@@ -318,6 +342,7 @@ sub directive {
         # stays as it was; there such a region is dropped.)
         $self->{func}{code_in_region} = 1
             if $self->{cfi_unwind} && $self->{func} && $self->{section} eq 'text';
+        $self->infer_spelt($args) if $name eq '.byte';
         return $self->emit($e->data($DATA_DIRECTIVE{$name}, split_args($args)));
     }
     return $self->set_section('text')   if $name eq '.text';
@@ -584,6 +609,15 @@ sub cfi {
         return;
     } else {
         fail("unsupported directive .cfi_$what");
+    }
+    my $copy = $self->{cfi_unwind} && $self->win64 && $st->{base} ne 'expr'
+        ? ($f->{rsp_copies} // {})->{ $st->{base} } : undef;
+    if (defined $copy && $st->{base} ne 'rsp') {
+        # The CFA in a register known to hold a copy of rsp: the offset is
+        # that copy's depth.  OpenSSL's CFI, written for ELF, leaves out its
+        # Win64-only allocations (bsaes's epilogues: `.cfi_def_cfa %rax,8`
+        # before the Win64-only `lea 0xa0(%rax),%rax`).
+        $st->{off} = $copy;
     }
     if ($self->{cfi_unwind} && $f->{raw_shuffle}) {
         # The caller's rdi and rsi stay in the shadow slots the layer put

@@ -11,7 +11,11 @@
 # may be saved, instead of at an offset, in another register
 # ({ reg => NAME }: .cfi_register), where an expression says
 # ({ expr => [bytes] }: .cfi_expression) or, after rsp was realigned, at
-# an offset from rsp ({ rsp => N }: only inferred, X64::Win64Inferred).
+# an offset from rsp ({ rsp => N }: only inferred, X64::Win64Inferred),
+# or, after rsp was realigned (`and $-N,%rsp`), at an offset from the
+# realigned frame base, which the CFA gives: ((CFA - K) & -N) + D
+# ({ frame => D, k => K, n => N }; only inferred).  While rsp's offset
+# from such a base is known, `frame` holds { k, n, sp }.
 package X64::UnwindState;
 
 use strict;
@@ -27,7 +31,8 @@ sub new {
 sub clone {
     my ($self) = @_;
     return bless { base => $self->{base}, off => $self->{off}, expr => $self->{expr},
-                   sp => $self->{sp}, saved => { %{ $self->{saved} } } }, ref $self;
+                   sp => $self->{sp}, saved => { %{ $self->{saved} } },
+                   frame => $self->{frame} }, ref $self;
 }
 
 # How far rsp is below the CFA.  While the CFA is rsp-based that is its
@@ -53,6 +58,7 @@ sub slot_text {
     return "$v" unless ref $v;
     return "reg:$v->{reg}" if $v->{reg};
     return "rsp:$v->{rsp}" if defined $v->{rsp};
+    return "frame:$v->{k}:$v->{n}:$v->{frame}" if defined $v->{frame};
     return 'expr:' . join(',', @{ $v->{expr} });
 }
 sub cfa_text {

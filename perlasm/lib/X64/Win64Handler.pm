@@ -8,11 +8,16 @@
 # Each such region's UNWIND_INFO has no codes, the EHANDLER flag, this
 # handler and, as its handler data, a table made from the region's state:
 #   dword  CONTEXT offset of the CFA's base register
+#   dword  N: the register is rounded down to a multiple of N first (a
+#          CFA expression REG,-N,and,+D: rsp inside a realigned frame
+#          whose depth a loop changes), 0 when not
 #   dword  displacement added to it (signed)
 #   dword  CONTEXT offset of an index register, 0 when none
 #   dword  the index register's multiplier
 #   dword  1: load the CFA from that address; 0: the address is the CFA
 #   dword  added to the CFA after the load (signed)
+#   dword  K and
+#   dword  N of the realigned frame base, ((CFA - K) & -N), 0 when none
 #   dword  number of entries that follow, each three dwords:
 #            CONTEXT offset of the restored register,
 #            kind: 0 a 64-bit register saved at CFA+operand,
@@ -21,6 +26,9 @@
 #                    offset is operand,
 #                  4, 5 as 0, 1 but at rsp+operand (saves made after
 #                    rsp was realigned),
+#                  8, 9 as 0, 1 but at the realigned frame base +
+#                    operand, if that is not below rsp (else the slot
+#                    is released and the register back),
 #            operand (signed).
 # The dispatcher calls the handler with the context at the faulting
 # instruction (r8) and the dispatcher context (r9), whose ContextRecord
@@ -73,10 +81,12 @@ sub leb {
     return $v;
 }
 
-# The CFA rule of an expression: (base, displacement, index, multiplier,
-# load, addend).  The shape OpenSSL's frames use:
+# The CFA rule of an expression: (base, alignment, displacement, index,
+# multiplier, load, addend).  The shape OpenSSL's frames use:
 #   DW_OP_bregB N [DW_OP_bregI 0, DW_OP_litM or constu M, mul, plus]
 #   [deref] [plus_uconst K]
+# or, inferred (X64::Win64Inferred), DW_OP_breg7 0, consts -A, and,
+# plus_uconst N in place of the first.
 sub cfa_rule {
     my ($bytes) = @_;
     my @b = @$bytes;
@@ -88,6 +98,15 @@ sub cfa_rule {
         return [ $reg, leb(\@b, \$i, 1) ];
     };
     my $base = $breg->() or fail("the CFA expression ($text) does not start at a register");
+    my $align = 0;
+    if ($i < @b && $b[$i] == 0x11) {            # DW_OP_consts -N, DW_OP_and, DW_OP_plus_uconst D
+        $i++;
+        $align = -leb(\@b, \$i, 1);
+        fail("the CFA expression ($text) rounds to other than a power of two")
+            if $align <= 0 || $align & ($align - 1) || $base->[1] || "@b[$i, $i + 1]" ne '26 35';
+        $i += 2;
+        $base->[1] = leb(\@b, \$i, 0);
+    }
     my ($index, $mul) = (undef, 0);
     if (my $idx = $breg->()) {
         fail("the CFA expression ($text) offsets its index register") if $idx->[1];
@@ -105,7 +124,7 @@ sub cfa_rule {
     if ($i < @b && $b[$i] == 0x23) { $i++; $addend = leb(\@b, \$i, 0) }
     fail("the CFA expression ($text) is not REG+N[,INDEX,M,mul,plus][,deref][,+K]")
         if $i != @b;
-    return ($base->[0], $base->[1], $index, $mul, $load, $addend);
+    return ($base->[0], $align, $base->[1], $index, $mul, $load, $addend);
 }
 
 # The handler data of one state, as 32-bit words.
@@ -113,15 +132,23 @@ sub table {
     my ($st) = @_;
     my @rule;
     if ($st->{base} eq 'expr') {
-        my ($base, $disp, $index, $mul, $load, $addend) = cfa_rule($st->{expr});
-        @rule = (CTX_GPR + 8 * $base, $disp,
+        my ($base, $align, $disp, $index, $mul, $load, $addend) = cfa_rule($st->{expr});
+        @rule = (CTX_GPR + 8 * $base, $align, $disp,
                  defined $index ? CTX_GPR + 8 * $index : 0, $mul, $load, $addend);
     } else {
-        @rule = (gpr_offset($st->{base}), $st->{off}, 0, 0, 0, 0);
+        @rule = (gpr_offset($st->{base}), 0, $st->{off}, 0, 0, 0, 0);
     }
-    my @entries;
+    my (@entries, @frame);
     for my $r (sort keys %{ $st->{saved} }) {
         my $slot = $st->{saved}{$r};
+        if (ref $slot && defined $slot->{frame}) {
+            @frame = ($slot->{k}, $slot->{n}) unless @frame;
+            fail("%$r is saved in a frame realigned otherwise than the others")
+                if "@frame" ne "$slot->{k} $slot->{n}";
+            push @entries, $r =~ /^xmm(\d+)$/ ? (CTX_XMM + 16 * $1, 9) : (gpr_offset($r), 8),
+                $slot->{frame};
+            next;
+        }
         if (ref $slot && defined $slot->{rsp}) {
             push @entries, $r =~ /^xmm(\d+)$/ ? (CTX_XMM + 16 * $1, 5) : (gpr_offset($r), 4),
                 $slot->{rsp};
@@ -139,7 +166,7 @@ sub table {
         elsif (defined $WIN_GPR{$r}) { push @entries, gpr_offset($r), 0, $slot }
         else { fail("cannot restore %$r") }
     }
-    return map { $_ & 0xffffffff } @rule, @entries / 3, @entries;
+    return map { $_ & 0xffffffff } @rule, (@frame ? @frame : (0, 0)), @entries / 3, @entries;
 }
 
 # The handler, as perlasm text (AT&T) for the layer to translate.
@@ -150,22 +177,34 @@ $NAME:
 	mov	56(%r9),%r10
 	mov	(%r10),%eax
 	mov	(%r8,%rax),%r11
-	movslq	4(%r10),%rax
+	mov	4(%r10),%ecx
+	neg	%rcx
+	jz	${l}_not_rounded
+	and	%rcx,%r11
+${l}_not_rounded:
+	movslq	8(%r10),%rax
 	add	%rax,%r11
-	mov	8(%r10),%eax
+	mov	12(%r10),%eax
 	test	%eax,%eax
 	jz	${l}_no_index
 	mov	(%r8,%rax),%rax
-	mov	12(%r10),%edx
+	mov	16(%r10),%edx
 	imul	%rdx,%rax
 	add	%rax,%r11
 ${l}_no_index:
-	cmpl	\$0,16(%r10)
+	cmpl	\$0,20(%r10)
 	jz	${l}_no_load
 	mov	(%r11),%r11
 ${l}_no_load:
-	movslq	20(%r10),%rax
+	movslq	24(%r10),%rax
 	add	%rax,%r11
+	mov	%r11,%rax
+	mov	28(%r10),%ecx
+	sub	%rcx,%rax
+	mov	32(%r10),%ecx
+	neg	%rcx
+	and	%rcx,%rax
+	movq	%rax,%xmm1
 	mov	40(%r9),%rdx
 	mov	\$1232,%ecx
 ${l}_copy:
@@ -176,8 +215,8 @@ ${l}_copy:
 	mov	%r11,152(%rdx)
 	mov	-8(%r11),%rax
 	mov	%rax,248(%rdx)
-	mov	24(%r10),%ecx
-	lea	28(%r10),%r10
+	mov	36(%r10),%ecx
+	lea	40(%r10),%r10
 ${l}_next:
 	test	%ecx,%ecx
 	jz	${l}_done
@@ -185,6 +224,15 @@ ${l}_next:
 	mov	4(%r10),%eax
 	cmp	\$2,%eax
 	je	${l}_in_register
+	test	\$8,%al
+	jz	${l}_not_frame
+	movq	%r9,%xmm0
+	paddq	%xmm1,%xmm0
+	movq	%xmm0,%r9
+	cmp	152(%r8),%r9
+	jb	${l}_step
+	jmp	${l}_at
+${l}_not_frame:
 	test	\$4,%al
 	jz	${l}_from_cfa
 	add	152(%r8),%r9
