@@ -56,7 +56,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
-use CpuMatrix qw(has caps_under run_kats words trace_row write_matrix);
+use CpuMatrix qw(has first_entry caps_under run_kats words trace_row write_matrix);
 use ImplRuns qw(result registry finish);
 use QemuVaes qw(lane_faults);
 use PathTrace;
@@ -218,10 +218,13 @@ for my $row (grep { $_->{ok} && $where && @calls } @rows) {
     my ($name, $prefix, $env) = @{ $row->{run_spec} }{qw(name prefix env)};
     (my $file = $name) =~ s/\W+/_/g;
     my %common = (name => $name, env => $env, prog => $paths_prog, prefix => $prefix, gdb => $gdb);
+    # The registry's choice under this run's own words (max's known
+    # answers may have run without VAES).
+    my $choice = first_entry($registry{kat_aes}, $row->{caps});
     my $route = trace_row(%common, label => 'CBC through the public API',
                           what => 'CBC through the public API ran the code of the registry\'s choice ('
-                                  . ($row->{kat_aes} // '?') . ')',
-                          want => { route_cbc => $row->{kat_aes} }, args => [ '--only', 'route_cbc' ],
+                                  . ($choice // '?') . ')',
+                          want => { route_cbc => $choice }, args => [ '--only', 'route_cbc' ],
                           where => { casm_aes_cbc => \%ROUTE }, calls => [ [ route_cbc => 'casm_aes_cbc' ] ],
                           out => "$trace_dir/$file.route");
     $row->{route} = $route->{route_cbc} if $route;
