@@ -26,9 +26,10 @@
 # Registers: eight xmm, so the parallel paths run six blocks (@B below);
 # a ymm path (VAES, two blocks a register, @Y below) is chosen at run
 # time inside OpenSSL's entries, and each variant has a fixed path
-# (NAME_ymm, NAME_xmm: aesni-x86.dispatch), written after them.  General registers are named by role in each
-# function (%R); what does not fit lives in an aligned frame reached with
-# &switch_stack, so the CFI stays exact at every instruction.
+# (NAME_ymm, NAME_xmm: aesni-x86.dispatch), written after them.  General
+# registers are named by role in each function (%R); what does not fit
+# lives in an aligned frame reached with &switch_stack, so the CFI stays
+# exact at every instruction.
 use strict;
 use warnings;
 use FindBin;
@@ -75,9 +76,10 @@ my $GROUP = scalar @B;
 # an odd block number) and aesni_xts_encrypt/decrypt (whole blocks; the
 # decryption holds one back for stealing) take it when the CPU has AVX2
 # and VAES (aesni-x86.dispatch: the needs of aesni-x86_64's ymm width)
-# and the input has the entry's min (bytes, or blocks).  ymm0-6 hold fourteen blocks, ymm7 the round
-# key broadcast to both lanes (vbroadcasti128: no alignment, no frame),
-# free between a group's last round and the next group; then single
+# and the input has the entry's min (bytes, or blocks).  ymm0-6 hold
+# fourteen blocks, ymm7 the round key broadcast to both lanes
+# (vbroadcasti128: no alignment, no frame), free between a group's last
+# round and the next group; then single
 # registers while two blocks are left; vzeroall clears the keys and the
 # upper halves and the xmm code does a last odd block.  The key stays in
 # a register for the reason given above for six xmm blocks.  CBC keeps
