@@ -198,6 +198,16 @@ sub ymm_section {
                                    code => $code, also => $also);
 }
 
+# Whether the xmm code's six-block groups can run in the function being
+# written for the entry $symbol (its min counted in $unit bytes): not in
+# its ymm fixed path when the min is at most a group, since shorter inputs
+# are less than a group and the ymm section leaves less than two blocks.
+# (OCB's ymm section also waits for an odd block number: it asks none.)
+sub xmm_groups_live {
+    my ($symbol, $unit) = @_;
+    return ($FIXED // '') ne 'ymm' || $DECL->entry($symbol)->{min} * $unit > 16 * $GROUP;
+}
+
 # $dir's cipher over a ymm group (@Y, two blocks a register) or over one
 # register, while $R{len} has that much left; then to $tail with the ymm
 # registers cleared.  $R{len} counts bytes, or blocks when $a{blocks}.
@@ -449,13 +459,15 @@ for my $dir (qw(aesenc aesdec)) {
         &je(&label("aesdec_six"));
         for my $dir (qw(aesenc aesdec)) {
             &set_label("${dir}_six");
-            &cmp($R{len}, 16 * $GROUP);
-            &jb(&label("${dir}_one"));
-            &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
-            cipher($dir, $R{key}, $R{end}, $TK, @B);
-            &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
-            advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
-            &jmp(&label("${dir}_six"));
+            if (xmm_groups_live("aesni_ecb_encrypt", 1)) {
+                &cmp($R{len}, 16 * $GROUP);
+                &jb(&label("${dir}_one"));
+                &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
+                cipher($dir, $R{key}, $R{end}, $TK, @B);
+                &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
+                advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+                &jmp(&label("${dir}_six"));
+            }
             &set_label("${dir}_one");
             &test($R{len}, $R{len});
             &jz(&label("done"));
@@ -588,19 +600,21 @@ for my $dir (qw(aesenc aesdec)) {
         &movups($STATE, &DWP(0, "esp"));
     });
     &set_label("dec_six");
-    &cmp($R{len}, 16 * $GROUP);
-    &jb(&label("dec_one"));
-    &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
-    cipher('aesdec', $R{key}, $R{end}, $TK, @B);
-    &pxor($B[0], $STATE);
-    for my $i (1 .. $#B) {
-        &movups($TK, &DWP(16 * ($i - 1), $R{in}));
-        &pxor($B[$i], $TK);
+    if (xmm_groups_live("aesni_cbc_encrypt", 1)) {
+        &cmp($R{len}, 16 * $GROUP);
+        &jb(&label("dec_one"));
+        &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
+        cipher('aesdec', $R{key}, $R{end}, $TK, @B);
+        &pxor($B[0], $STATE);
+        for my $i (1 .. $#B) {
+            &movups($TK, &DWP(16 * ($i - 1), $R{in}));
+            &pxor($B[$i], $TK);
+        }
+        &movups($STATE, &DWP(16 * $#B, $R{in}));
+        &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+        &jmp(&label("dec_six"));
     }
-    &movups($STATE, &DWP(16 * $#B, $R{in}));
-    &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
-    advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
-    &jmp(&label("dec_six"));
     &set_label("dec_one");
     &test($R{len}, $R{len});
     &jz(&label("done"));
@@ -709,19 +723,21 @@ for my $dir (qw(aesenc aesdec)) {
         });
 
         &set_label("six");
-        &cmp($R{blocks}, $GROUP);
-        &jb(&label("one"));
-        $counter_block->($B[$_], $_, $TK) for 0 .. $GROUP - 1;
-        &add($R{ctr}, $GROUP);
-        mid_rounds('aesenc', $R{key}, $R{end}, $TK, @B);
-        last_round('aesenc', $R{end}, $TK, @B);
-        for my $i (0 .. $#B) {
-            &movups($TK, &DWP(16 * $i, $R{in}));
-            &pxor($B[$i], $TK);
-            &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+        if (xmm_groups_live("aesni_ctr32_encrypt_blocks", 16)) {
+            &cmp($R{blocks}, $GROUP);
+            &jb(&label("one"));
+            $counter_block->($B[$_], $_, $TK) for 0 .. $GROUP - 1;
+            &add($R{ctr}, $GROUP);
+            mid_rounds('aesenc', $R{key}, $R{end}, $TK, @B);
+            last_round('aesenc', $R{end}, $TK, @B);
+            for my $i (0 .. $#B) {
+                &movups($TK, &DWP(16 * $i, $R{in}));
+                &pxor($B[$i], $TK);
+                &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+            }
+            advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
+            &jmp(&label("six"));
         }
-        advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
-        &jmp(&label("six"));
 
         &set_label("one");
         &test($R{blocks}, $R{blocks});
@@ -958,19 +974,21 @@ for my $dir (qw(aesenc aesdec)) {
                 &movdqa($STATE, &DWP(0, $R{cur}));     # the next block's tweak
             });
             &set_label("xmm");
-            &cmp($R{len}, 16 * $GROUP);
-            &jb(&label("one"));
-            &mov($R{cur}, "esp");
-            &lea($R{nxt}, &DWP($SET, "esp"));
-            xts_tweaks($R{cur});
-            &set_label("six");
-            &cmp($R{len}, 2 * 16 * $GROUP);
-            &jb(&label("six_last"));
-            xts_group($dir, 1);
-            &xchg($R{cur}, $R{nxt});
-            &jmp(&label("six"));
-            &set_label("six_last");
-            xts_group($dir, 0);
+            if (xmm_groups_live($entry, 1)) {
+                &cmp($R{len}, 16 * $GROUP);
+                &jb(&label("one"));
+                &mov($R{cur}, "esp");
+                &lea($R{nxt}, &DWP($SET, "esp"));
+                xts_tweaks($R{cur});
+                &set_label("six");
+                &cmp($R{len}, 2 * 16 * $GROUP);
+                &jb(&label("six_last"));
+                xts_group($dir, 1);
+                &xchg($R{cur}, $R{nxt});
+                &jmp(&label("six"));
+                &set_label("six_last");
+                xts_group($dir, 0);
+            }
 
             &set_label("one");
             &test($R{len}, $R{len});
