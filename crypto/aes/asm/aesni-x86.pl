@@ -201,8 +201,8 @@ sub ymm_section {
 # Whether the xmm code's six-block groups can run in the function being
 # written for the entry $symbol (its min counted in $unit bytes): not in
 # its ymm fixed path when the min is at most a group, since shorter inputs
-# are less than a group and the ymm section leaves less than two blocks.
-# (OCB's ymm section also waits for an odd block number: it asks none.)
+# are less than a group and the ymm section leaves less than two blocks
+# (OCB's, waiting for an odd block number, first takes a single block).
 sub xmm_groups_live {
     my ($symbol, $unit) = @_;
     return ($FIXED // '') ne 'ymm' || $DECL->entry($symbol)->{min} * $unit > 16 * $GROUP;
@@ -1363,32 +1363,34 @@ for my $dir (qw(aesenc aesdec)) {
             }, sub { &test($R{i}, 1); &jz(&label("xmm_six")) });
 
             &set_label("xmm_six");
-            &cmp($R{blocks}, $GROUP);
-            &jb(&label("one"));
-            &test($R{i}, 1);
-            &jz(&label("single"));
-            &mov($R{ntz}, &DWP($L, "esp"));    # (six blocks need L_[1]: read no
-            &movups("xmm0", &DWP(16, $R{ntz}));    # entry the call does not use)
-            &movdqa(&DWP($L1, "esp"), "xmm0");
-            &test($R{i}, 2);
-            &jnz(&label("first$SET"));
-            ocb_offsets(0);
-            &jmp(&label("groups0"));
-            &set_label("first$SET");
-            ocb_offsets($SET);
-            &jmp(&label("groups$SET"));
-            for my $set (0, $SET) {
-                my $other = $SET - $set;
-                &set_label("groups$set");
-                &cmp($R{blocks}, 2 * $GROUP);
-                &jb(&label("last$set"));
-                ocb_group($enc, $set, $other);
-            }
-            &jmp(&label("groups0"));
-            for my $set (0, $SET) {
-                &set_label("last$set");
-                ocb_group($enc, $set, undef);
-                &jmp(&label("one"));
+            if (xmm_groups_live($entry, 16)) {
+                &cmp($R{blocks}, $GROUP);
+                &jb(&label("one"));
+                &test($R{i}, 1);
+                &jz(&label("single"));
+                &mov($R{ntz}, &DWP($L, "esp"));    # (six blocks need L_[1]: read no
+                &movups("xmm0", &DWP(16, $R{ntz}));    # entry the call does not use)
+                &movdqa(&DWP($L1, "esp"), "xmm0");
+                &test($R{i}, 2);
+                &jnz(&label("first$SET"));
+                ocb_offsets(0);
+                &jmp(&label("groups0"));
+                &set_label("first$SET");
+                ocb_offsets($SET);
+                &jmp(&label("groups$SET"));
+                for my $set (0, $SET) {
+                    my $other = $SET - $set;
+                    &set_label("groups$set");
+                    &cmp($R{blocks}, 2 * $GROUP);
+                    &jb(&label("last$set"));
+                    ocb_group($enc, $set, $other);
+                }
+                &jmp(&label("groups0"));
+                for my $set (0, $SET) {
+                    &set_label("last$set");
+                    ocb_group($enc, $set, undef);
+                    &jmp(&label("one"));
+                }
             }
 
             &set_label("one");
