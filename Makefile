@@ -125,7 +125,7 @@ DISPATCH_DECLS     := $(wildcard $(patsubst %.pl,%.dispatch,$(foreach m,$(TABLE_
 GEN_DISPATCH       := crypto/dispatch/Declarations.pm perlasm/lib/Common/Dispatch.pm \
                       perlasm/lib/Common/IA32Cap.pm perlasm/lib/Common/Output.pm tools/lib/ModuleTable.pm \
                       modules.txt $(DISPATCH_DECLS)
-GEN_variants.h      := crypto/dispatch/gen_variants_h.pl $(GEN_DISPATCH)
+GEN_variants.h      := crypto/dispatch/gen_variants_h.pl $(GEN_DISPATCH) include/openssl/aes.h include/openssl/sha.h
 GEN_registry_rows.h := crypto/dispatch/gen_registry_rows.pl $(GEN_DISPATCH)
 
 # Each header from its script: `perl SCRIPT OUTPUT`.

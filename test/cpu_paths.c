@@ -31,7 +31,6 @@
 #include "impl.h"
 #include "lib/tap.h"
 #ifdef CASM_AESNI_ASM
-#include "aes/aesni_x86_64.h"
 #include "variants.h"
 #endif
 #ifdef CASM_AES586_ASM

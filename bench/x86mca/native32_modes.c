@@ -36,7 +36,7 @@
 #include <openssl/modes.h>
 
 #include "aes/aes_c.h"
-#include "aes/aesni_x86_64.h"
+#include "variants.h"
 #include "../../support/lib/ocb_mode.h"
 #include "dm_modes.h"
 #include "map32.h"

@@ -36,7 +36,7 @@
 #include <openssl/aes.h>
 #include <openssl/modes.h>
 
-#include "aes/aesni_x86.h"
+#include "variants.h"
 #include "../../support/lib/ocb_model.h"
 #include "dm_modes.h"
 

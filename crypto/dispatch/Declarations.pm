@@ -69,7 +69,7 @@ sub row_slots {
     my %slot;
     for my $e ($decl->entries) {
         next unless grep { $_ eq $variant } @{ $e->{variants} };
-        $slot{ $e->{slot} } = [ $decl->fixed_symbol($e->{symbol}, $variant), undef ];
+        $slot{ $e->{slot} } = [ $decl->fixed_symbol($e->{symbol}, $variant), $e->{wrap} ];
     }
     for my $c ($decl->calls) {
         next unless grep { $_ eq $variant } @{ $c->{variants} };

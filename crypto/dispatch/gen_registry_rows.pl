@@ -33,38 +33,80 @@ my @modules = declared_modules("$FindBin::Bin/../..");
 my $i = 0;
 my @ordered = map { $_->[2] } sort { $a->[0] <=> $b->[0] || $a->[1] <=> $b->[1] }
     map { [ $_->[1]->order, $i++, $_ ] } @modules;
+# A 32-bit module built for the 386 (perlasm's "386": no MMX/SSE code,
+# aes-586's test builds) has none of the variants that need a capability:
+# their rows go under "#ifndef DEFINE_386", which such a build defines,
+# and they must come first.
 for my $md (@modules) {
     my ($m, $decl) = @$md;
     my $table = $decl->table;
     my $macro = "CASM_\U$table\E_ROWS_" . ($m->{name} =~ tr/a-z0-9-/A-Z0-9_/r);
-    $text .= "\n/* $m->{name} ($m->{script}) */\n#ifdef $m->{define}\n";
-    my (@rows, %wrapped);
-    for my $v (grep { $_->{row} ne '-' } $decl->variants) {
-        my $slots = row_slots($decl, $v->{name});
-        for my $s (map { $slots->{$_} } grep { $slots->{$_} && $slots->{$_}[1] } @{ $Common::Dispatch::SLOTS{$table} }) {
-            die "$decl->{file}: unknown wrap '$s->[1]'\n" unless $s->[1] eq 'block128';
-            $text .= "BLOCK128_OF($s->[0])\n" unless $wrapped{ $s->[0] }++;
+    my @variants = grep { $_->{row} ne '-' } $decl->variants;
+    my %simd = map { $_->{name} => ($m->{arch} eq 'x86' && @{ $_->{needs} } ? 1 : 0) } @variants;
+    for my $k (1 .. $#variants) {
+        die "$decl->{file}: variant $variants[$k]{name} needs a capability but follows one that needs none\n"
+            if $simd{ $variants[$k]{name} } && !$simd{ $variants[$k - 1]{name} };
+    }
+    my $slots = { map { $_->{name} => row_slots($decl, $_->{name}) } @variants };
+    # Each single-block function a row calls, wrapped once: those of the
+    # rows every build has first.
+    my %wrapped;
+    my $wrappers = sub {
+        my $t = '';
+        for my $v (@_) {
+            my $sl = $slots->{ $v->{name} };
+            for my $s (map { $sl->{$_} } grep { $sl->{$_} && $sl->{$_}[1] } @{ $Common::Dispatch::SLOTS{$table} }) {
+                die "$decl->{file}: unknown wrap '$s->[1]'\n" unless $s->[1] eq 'block128';
+                $t .= "BLOCK128_OF($s->[0])\n" unless $wrapped{ $s->[0] }++;
+            }
         }
+        return $t;
+    };
+    my $row = sub {
+        my ($v) = @_;
         my $struct = "${table}_$v->{row}";
         my @caps = $decl->row_caps($v->{name});
         for (@caps, @{ $v->{force} // [] }, $decl->avoided_caps($v->{name})) {
             die "$decl->{file}: $_: the registry reads capability words 0-3 only\n"
                 if Common::IA32Cap::word($_) > 3;
         }
-        $text .= "static const struct casm_${table}_impl $struct = {\n"
+        my $t = "static const struct casm_${table}_impl $struct = {\n"
             . "    .name = \"$v->{row}\",\n"
             . '    ' . need(@caps) . ",\n"
             . '    .avoid = ' . capset($decl->avoided_caps($v->{name})) . ",\n"
             . '    .force_clear = ' . ($v->{force} ? '(const unsigned int[4])' . capset(@{ $v->{force} }) : 'NULL') . ",\n";
         for my $slot (@{ $Common::Dispatch::SLOTS{$table} }) {
-            my $s = $slots->{$slot} or next;
-            $text .= "    .$slot = $s->[0]" . ($s->[1] ? "_$s->[1]" : '') . ",\n";
+            my $s = $slots->{ $v->{name} }{$slot} or next;
+            $t .= "    .$slot = $s->[0]" . ($s->[1] ? "_$s->[1]" : '') . ",\n";
         }
-        $text .= "};\n";
-        push @rows, "&$struct";
-        $covers{$table}{ $m->{define} } = 1 unless $decl->row_caps($v->{name});
+        $covers{$table}{ $m->{define} } = 1 unless @caps;
+        return ("$t};\n", "&$struct");
+    };
+    my @simd = grep { $simd{ $_->{name} } } @variants;
+    my @every = grep { !$simd{ $_->{name} } } @variants;
+    $text .= "\n/* $m->{name} ($m->{script}) */\n#ifdef $m->{define}\n" . $wrappers->(@every);
+    my @rows;
+    if (@simd) {
+        my $guard = "$m->{define}_386";
+        my $text_simd = $wrappers->(@simd);
+        my @refs;
+        for my $v (@simd) {
+            my ($t, $ref) = $row->($v);
+            $text_simd .= $t;
+            push @refs, $ref;
+        }
+        $text .= "#ifndef $guard\n$text_simd#define ${macro}_SIMD " . join(', ', @refs) . ",\n"
+            . "#else\n#define ${macro}_SIMD\n#endif\n";
+        push @rows, "${macro}_SIMD";
     }
-    $text .= "#define $macro " . join(', ', @rows) . ",\n#else\n#define $macro\n#endif\n";
+    my @refs;
+    for my $v (@every) {
+        my ($t, $ref) = $row->($v);
+        $text .= $t;
+        push @refs, $ref;
+    }
+    push @rows, join(', ', @refs) . ',' if @refs;
+    $text .= "#define $macro @rows\n#else\n#define $macro\n#endif\n";
     $m->{macro} = $macro;
 }
 for my $table (sort keys %Common::Dispatch::SLOTS) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Every global function of an aes-586 object (crypto/aes/asm/aes-586.pl)
- * through the cdecl ABI checker and the per-instruction CFI checker
- * (abi_cdecl.c), under qemu-i386.  Linked with one variant's 32-bit
+ * Every global function of an aes-586 object (crypto/aes/asm/aes-586.pl),
+ * each compact variant's fixed paths included, through the cdecl ABI
+ * checker and the per-instruction CFI checker (abi_cdecl.c), under
+ * qemu-i386.  Linked with one variant's 32-bit
  * archive (build/m32/VARIANT/libcrypto-asm.a), whose aes_c_* functions are
  * the reference: every call's output (key schedule, blocks, CBC output and
  * the updated ivec) must equal the C AES's, so the checkers are known to
@@ -29,14 +30,23 @@
 
 #include "aes/aes586.h"
 #include "aes/aes_c.h"
+#include "impl.h"
+
+/* A 386 build has no MMX code, hence no mmx fixed paths: weak references,
+ * NULL there, and left out (as where the CPU lacks what the registry's
+ * x86_mmx entry needs). */
+#pragma weak AES_encrypt_mmx
+#pragma weak AES_decrypt_mmx
+#pragma weak AES_cbc_encrypt_mmx
 
 enum kind { SET_ENC, SET_DEC, BLOCK_ENC, BLOCK_DEC, CBC };
 
 
-/* The function in the field its kind's shape names. */
+/* The function in the field its kind's shape names; mmx: an mmx fixed path. */
 struct fn {
     const char *name;
     enum kind kind;
+    int mmx;
     casm_aes_set_key_f set_key;
     aes_block_f block;
     casm_aes_cbc_f cbc;
@@ -52,6 +62,12 @@ static const struct fn fns[] = {
     { "AES_cbc_encrypt", CBC, .cbc = AES_cbc_encrypt },
     { "aes586_cbc_encrypt_full", CBC, .cbc = aes586_cbc_encrypt_full },
     { "aes586_cbc_encrypt_compact", CBC, .cbc = aes586_cbc_encrypt_compact },
+    { "AES_encrypt_mmx", BLOCK_ENC, 1, .block = AES_encrypt_mmx },
+    { "AES_decrypt_mmx", BLOCK_DEC, 1, .block = AES_decrypt_mmx },
+    { "AES_cbc_encrypt_mmx", CBC, 1, .cbc = AES_cbc_encrypt_mmx },
+    { "AES_encrypt_integer", BLOCK_ENC, .block = AES_encrypt_integer },
+    { "AES_decrypt_integer", BLOCK_DEC, .block = AES_decrypt_integer },
+    { "AES_cbc_encrypt_integer", CBC, .cbc = AES_cbc_encrypt_integer },
 };
 #define NFNS (sizeof(fns) / sizeof(fns[0]))
 
@@ -73,6 +89,18 @@ static struct code_handle handle(const struct fn *f)
 static int is(const struct fn *f, const char *name)
 {
     return strcmp(f->name, name) == 0;
+}
+
+/* Whether this build defines f (see the weak references above). */
+static int defined(const struct fn *f)
+{
+    return f->set_key || f->block || f->cbc;
+}
+
+/* AES_cbc_encrypt or one of its fixed paths: full tables from 512 bytes. */
+static int cbc_by_length(const struct fn *f)
+{
+    return strncmp(f->name, "AES_cbc_encrypt", strlen("AES_cbc_encrypt")) == 0;
 }
 
 /* One call: its arguments, and how to reset and judge the buffers. */
@@ -222,7 +250,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
             for (size_t k = 0; k < NFNS; k++)
-                printf("%s\n", fns[k].name);
+                if (defined(&fns[k]))
+                    printf("%s\n", fns[k].name);
             return 0;
         } else if (strcmp(argv[i], "--aes128-only") == 0) {
             opt.sizes[1] = opt.sizes[2] = 0;
@@ -245,6 +274,11 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < sizeof(in); i++)
         in[i] = (unsigned char)(i * 151 + 17);
 
+    const struct casm_aes_impl *mmx = casm_aes_impl_by_name("x86_mmx");
+    int run_mmx = mmx != NULL && casm_cpu_has(mmx->need);
+    if (!run_mmx)
+        tap_skip(mmx ? "this CPU lacks what they need" : "a 386 build has none",
+                 "the mmx fixed paths%s%s", mmx ? ": " : "", mmx ? mmx->need_name : "");
     /* The round functions are private, with their own register convention
      * (aes-586.pl): callee-saved registers are checked at fn's caller. */
     unwind32_set_private_callees(1);
@@ -255,6 +289,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < NFNS; i++) {
             const struct fn *f = &fns[i];
             struct job j = { .fn = f, .bits = bits[b] };
+            if (!defined(f) || (f->mmx && !run_mmx))
+                continue;
             if (f->kind != CBC) {
                 j.unwind = stepped(f, b, 0);
                 run(&j);
@@ -265,7 +301,7 @@ int main(int argc, char **argv)
             static const size_t lens[3] = { 20, 48, 512 };
             for (int enc = 1; enc >= 0; enc--) {
                 for (int l = 0; l < 3; l++) {
-                    if (lens[l] == 512 && !is(f, "AES_cbc_encrypt"))
+                    if (lens[l] == 512 && !cbc_by_length(f))
                         continue;
                     j.enc = enc;
                     j.len = lens[l];

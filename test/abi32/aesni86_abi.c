@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Every exported function of crypto/aes/asm/aesni-x86.pl through the cdecl
- * ABI checker and the per-instruction CFI checker (abi_cdecl.c), under
- * qemu-i386, at every key size and at lengths that reach each loop of
- * each function (six-block groups, the ymm path's fourteen-block groups
- * and single registers where the CPU has VAES, single blocks, partial tails, XTS
- * stealing, the key schedules' error returns).  Each call's results
- * (output buffer, ivec, cmac, offset, checksum, return value) through the
- * ABI checker must equal those of the same call made directly, so the
- * checker is known to have run the real code; the modes' correctness is
- * 84-aesni-x86.t's other programs' job.
+ * Every exported function of crypto/aes/asm/aesni-x86.pl, each variant's
+ * fixed path included, through the cdecl ABI checker and the
+ * per-instruction CFI checker (abi_cdecl.c), under qemu-i386, at every key
+ * size and at lengths that reach each loop of each function (six-block
+ * groups, the ymm path's fourteen-block groups and single registers where
+ * the CPU has VAES, single blocks, partial tails, XTS stealing, the key
+ * schedules' error returns).  The ymm fixed paths run only where the CPU
+ * has what the registry's aesni_ymm entry needs (else a SKIP).  Each
+ * call's results (output buffer, ivec, cmac, offset, checksum, return
+ * value) through the ABI checker must equal those of the same call made
+ * directly, so the checker is known to have run the real code; the modes'
+ * correctness is 84-aesni-x86.t's other programs' job.
  *
  *   aesni86_abi [--list] [--coverage FILE]
  *     --list          the function names covered (84-aesni-x86.t compares
@@ -23,12 +25,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aes/aesni_x86.h"
+#include "impl.h"
+#include "variants.h"
 
-/* enc: which key schedule the call takes (1 encryption, 0 decryption). */
+/* enc: which key schedule the call takes (1 encryption, 0 decryption);
+ * ymm: the ymm fixed path, run only where the CPU has VAES and AVX2. */
 struct fn {
     const char *name;
-    int enc;
+    int enc, ymm;
     casm_aes_set_key_f set_key;
     aes_block_f block;
     casm_aes_ecb_f ecb;
@@ -55,6 +59,19 @@ static const struct fn fns[] = {
     { "aesni_ccm64_decrypt_blocks", 1, .ccm = aesni_ccm64_decrypt_blocks },
     { "aesni_ocb_encrypt", 1, .ocb = aesni_ocb_encrypt },
     { "aesni_ocb_decrypt", 0, .ocb = aesni_ocb_decrypt },
+#define FIXED(variant, ymm)                                                                     \
+    { "aesni_ecb_encrypt_" #variant, 1, ymm, .ecb = aesni_ecb_encrypt_##variant },             \
+    { "aesni_ecb_encrypt_" #variant, 0, ymm, .ecb = aesni_ecb_encrypt_##variant },             \
+    { "aesni_cbc_encrypt_" #variant, 1, ymm, .cbc = aesni_cbc_encrypt_##variant },             \
+    { "aesni_cbc_encrypt_" #variant, 0, ymm, .cbc = aesni_cbc_encrypt_##variant },             \
+    { "aesni_ctr32_encrypt_blocks_" #variant, 1, ymm, .ctr = aesni_ctr32_encrypt_blocks_##variant }, \
+    { "aesni_xts_encrypt_" #variant, 1, ymm, .xts = aesni_xts_encrypt_##variant },             \
+    { "aesni_xts_decrypt_" #variant, 0, ymm, .xts = aesni_xts_decrypt_##variant },             \
+    { "aesni_ocb_encrypt_" #variant, 1, ymm, .ocb = aesni_ocb_encrypt_##variant },             \
+    { "aesni_ocb_decrypt_" #variant, 0, ymm, .ocb = aesni_ocb_decrypt_##variant },
+    FIXED(ymm, 1)
+    FIXED(xmm, 0)
+#undef FIXED
 };
 #define NFNS (sizeof(fns) / sizeof(fns[0]))
 
@@ -228,6 +245,12 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < sizeof(L_); i++)
         L_[i / 16][i % 16] = (unsigned char)(i * 13 + 7);
 
+    const struct casm_aes_impl *vaes = casm_aes_impl_by_name("aesni_ymm");
+    if (vaes == NULL)
+        tap_bail("the registry has no aesni_ymm entry");
+    int have_ymm = casm_cpu_has(vaes->need);
+    if (!have_ymm)
+        tap_skip("this CPU lacks what they need", "the ymm fixed paths (%s)", vaes->need_name);
     unwind32_set_private_callees(1);     /* _aesni_expand_key: checked at its caller */
     for (int b = 0; b < 3; b++) {
         if (aesni_set_encrypt_key(user_key, bits[b], &enc_key) != 0
@@ -236,6 +259,8 @@ int main(int argc, char **argv)
             tap_bail("aesni_set_*_key(%d) failed", bits[b]);
         for (size_t i = 0; i < NFNS; i++) {
             const struct fn *f = &fns[i];
+            if (f->ymm && !have_ymm)
+                continue;
             if (f->set_key || f->block) {
                 run(f, bits[b], 0);
             } else if (f->ctr || f->ccm || f->ocb) {

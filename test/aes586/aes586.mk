@@ -58,7 +58,15 @@ $(M32)/gen/aes-586-%-win32n.o: $(M32)/gen/aes-586-%-win32n.asm
 
 # The other x86 modules as the library has them (registry.c names them).
 AES586_OTHER_OBJS := $(patsubst %,$(M32)/gen/%-$(M32_LIB_VARIANT).o,$(filter-out aes-586,$(M32_MODULES)))
-$(M32)/%/libcrypto-asm.a: $(M32_C_OBJS) $(M32)/gen/aes-586-%.o $(AES586_OTHER_OBJS)
+# A 386 build has no MMX/SSE variant: its registry leaves their rows out
+# (crypto/dispatch/gen_registry_rows.pl).
+AES586_REGISTRY     := $(M32)/obj/crypto/dispatch/registry.o
+AES586_REGISTRY_386 := $(M32)/obj/crypto/dispatch/registry-386.o
+$(AES586_REGISTRY_386): crypto/dispatch/registry.c $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC32) $(M32_CPPFLAGS) $(M32_DEFS) -D$(MODULE_DEFINE_aes-586)_386 $(WARN) $(M32_CFLAGS) -MMD -MP -c $< -o $@
+aes586_c_objs = $(if $(findstring 386,$(1)),$(filter-out $(AES586_REGISTRY),$(M32_C_OBJS)) $(AES586_REGISTRY_386),$(M32_C_OBJS))
+$(M32)/%/libcrypto-asm.a: $$(call aes586_c_objs,$$*) $(M32)/gen/aes-586-%.o $(AES586_OTHER_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^

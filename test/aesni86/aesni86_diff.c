@@ -35,7 +35,7 @@
 #include "lib/workload.h"
 
 /* The prototypes both modules export (include/crypto/aes_platform.h). */
-#include "aes/aesni_x86_64.h"
+#include "variants.h"
 
 enum { MAXLEN = 4096, SLACK = 64 };
 

@@ -36,7 +36,6 @@ int main(int argc, char **argv)
     tap_skip_all("no aesni-x86_64 in this build (NO_ASM)");
 }
 #else
-#include "aes/aesni_x86_64.h"
 #include "variants.h"
 
 #define LEN 1024

@@ -3,8 +3,10 @@
 # crypto/aes/asm/aes-586.pl, every generated variant (small_footprint and
 # unrolled; PIC and not; the 386 build without MMX/SSE):
 #  - the -m32 builds (build/m32/VARIANT, from `make`) under qemu-i386: every
-#    AES vector file (kat_aes) through the compact path behind AES_* (MMX/SSE
-#    and integer) and the full T-tables (x86_full); a random differential
+#    AES vector file (kat_aes) through each compact variant's fixed paths
+#    (x86_mmx: MMX/SSE, x86: integer; the 386 build has only the latter),
+#    each chosen by the dispatcher under its force mask, and the full
+#    T-tables (x86_full); a random differential
 #    workload against aes_core.c built -m32 (aes586_diff: keys, lengths with
 #    partial blocks, offsets, in place), with the SSE bit forced off too;
 #    every length 0..1024 (every_length);
@@ -57,9 +59,9 @@ my @VARIANTS = sort keys %VARIANT;
 my @RETARGETED = qw(small-macosx unrolled-macosx small-coff unrolled-win32n);
 # The SSE bit (word 0 bit 25) cleared, words 2-3 kept.
 my $NO_SSE = '~0x2000000:~0';
-# The x86 entry's force mask (AES-NI, SSSE3 and PCLMULQDQ cleared, as
+# The x86_mmx entry's force mask (AES-NI, SSSE3 and PCLMULQDQ cleared, as
 # OpenSSL takes its table path): the dispatcher reaches aes-586 only when
-# aesni-x86 is out of the way; and the same with SSE cleared too.
+# aesni-x86 is out of the way; and the x86 entry's, with SSE cleared too.
 my $TABLE        = '~0x200020200000000:~0';
 my $TABLE_NO_SSE = '~0x200020202000000:~0';
 
@@ -82,14 +84,15 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
         run_child("$v: 150 random cases against aes_core.c -m32, SSE forced off ($NO_SSE)",
                   { OPENSSL_ia32cap => $NO_SSE }, $qemu, "$bin/aes586_diff", 150);
     }
-    # The compact path behind AES_* (and through the dispatcher): MMX/SSE in
-    # the default builds, integer in the 386 ones and with SSE forced off.
+    # The compact variants' fixed paths, each the dispatcher's choice: MMX/SSE
+    # (x86_mmx) in the default builds, integer (x86) with SSE forced off and
+    # in the 386 builds, which have no x86_mmx entry.
     # (qemu emulates MMX slowly: the unrolled MMX code gets every_length.)
-    for my $run (['small', $TABLE], ['unrolled', $TABLE_NO_SSE], ['small-386', $TABLE]) {
-        my ($v, $mask) = @$run;
+    for my $run (['small', $TABLE, 'x86_mmx'], ['unrolled', $TABLE_NO_SSE, 'x86'], ['small-386', $TABLE, 'x86']) {
+        my ($v, $mask, $impl) = @$run;
         my $how = $mask eq $TABLE_NO_SSE ? "SSE forced off ($mask)" : $v =~ /386/ ? "integer, $mask" : "MMX/SSE, $mask";
-        run_child("$v: every AES vector file through AES_* and the dispatcher (x86, $how)",
-                  { OPENSSL_ia32cap => $mask }, $qemu, "$m32/$v/kat_aes", '--impl', 'x86', '--expect-dispatch');
+        run_child("$v: every AES vector file through the dispatcher's choice ($impl, $how)",
+                  { OPENSSL_ia32cap => $mask }, $qemu, "$m32/$v/kat_aes", '--impl', $impl, '--expect-dispatch');
     }
     # every_length runs the aesni entry too: its ymm code as qemu allows.
     my ($lengths_qemu, $lane_fault) = i386_prefix($qemu, $build);
@@ -109,8 +112,10 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
         }
         run_child("$v (retargeted to ELF): every AES vector file through the full T-tables (x86_full)",
                   { OPENSSL_ia32cap => undef }, $qemu, "$bin/kat_aes", '--impl', 'x86_full');
-        run_child("$v (retargeted to ELF): every AES vector file through AES_* and the dispatcher (x86, MMX/SSE, $TABLE)",
-                  { OPENSSL_ia32cap => $TABLE }, $qemu, "$bin/kat_aes", '--impl', 'x86', '--expect-dispatch');
+        run_child("$v (retargeted to ELF): every AES vector file through the dispatcher's choice (x86_mmx, MMX/SSE, $TABLE)",
+                  { OPENSSL_ia32cap => $TABLE }, $qemu, "$bin/kat_aes", '--impl', 'x86_mmx', '--expect-dispatch');
+        run_child("$v (retargeted to ELF): every AES vector file through the integer compact rounds (x86)",
+                  { OPENSSL_ia32cap => undef }, $qemu, "$bin/kat_aes", '--impl', 'x86');
         run_child("$v (retargeted to ELF): 150 random cases against aes_core.c -m32, SSE forced off ($NO_SSE)",
                   { OPENSSL_ia32cap => $NO_SSE }, $qemu, "$bin/aes586_diff", 150);
     }

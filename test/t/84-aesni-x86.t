@@ -3,7 +3,9 @@
 # crypto/aes/asm/aesni-x86.pl, 32-bit AES-NI, under qemu-i386 (which
 # emulates AES-NI, on any kernel, i386-capable or not):
 #  - the -m32 library (build/m32/small, aes-586 and aesni-x86): the
-#    dispatcher picks "aesni" by default and every AES, CTR, XTS and LRW
+#    dispatcher picks "aesni_ymm" (the ymm fixed paths) where the CPU
+#    has VAES and AVX2 and qemu computes them right, else "aesni" (the xmm
+#    ones), and every AES, CTR, XTS and LRW
 #    vector file passes through it (kat_aes, kat_modes); the CCM vectors
 #    and the ccm64 bulk functions against a C model (ccm); RFC 7253 and the
 #    OCB bulk functions against a C model (ocb); every length 0..1024,
@@ -18,10 +20,10 @@
 #  - the macosx, coff and win32n code retargeted to ELF with every
 #    instruction kept (test/x86asm/flavour_to_elf.pl) passes the vectors
 #    and the random workload;
-#  - every export through the cdecl ABI checker (results as a direct
-#    call's) and the per-instruction CFI checker, from the ELF and the
-#    macosx code, every instruction of the module single-stepped; the
-#    functions checked are the object's globals;
+#  - every export, each variant's fixed path included, through the cdecl
+#    ABI checker (results as a direct call's) and the per-instruction CFI
+#    checker, from the ELF and the macosx code, every instruction of the
+#    module single-stepped; the functions checked are the object's globals;
 #  - each flavour generated twice is byte-identical and assembles without
 #    warnings; the macosx, coff and win32n disassembly equals ELF's but for
 #    decoration and the order of an xchg's registers (support/perl/X86Disasm.pm);
@@ -44,6 +46,7 @@ use Capture qw(capture);
 use QemuVaes qw(lane_faults);
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
+use Common::Dispatch;
 
 my $root    = "$FindBin::Bin/../..";
 my $build   = $ENV{BUILD} // 'build';
@@ -53,6 +56,11 @@ my $module  = "$root/crypto/aes/asm/aesni-x86.pl";
 my $m32     = "$build/m32";
 my $dir     = tempdir(CLEANUP => 1);
 my $qemu    = tool('QEMU_I386');
+# OpenSSL's 13 exports and each entry's fixed paths (aesni-x86.dispatch),
+# and one private function (the key expansion).
+my $decl    = Common::Dispatch::for_script($module);
+my $EXPORTS = 13 + scalar(map { @{ $_->{variants} } } $decl->entries);
+my $FNS     = $EXPORTS + 1;
 
 # --- under qemu-i386 --------------------------------------------------------------
 if (my $why = missing('QEMU_I386', 'CC32')) {
@@ -67,6 +75,7 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
     # ABI and CFI checkers below step it unmasked (its control flow and
     # registers do not depend on the lane qemu gets wrong).
     my %default = (OPENSSL_ia32cap => undef);
+    my $best = 'aesni';                   # the dispatcher's choice under %default
     my ($wrong, undef, $lanes) = lane_faults($qemu, "$lib/vaes_lanes");
     my @wrong = @$wrong;
     if (@wrong) {
@@ -76,13 +85,14 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
                "SKIP qemu-i386 computes @wrong on ymm wrongly in lane 1 ($lib/vaes_lanes; test/README.md):"
                . " the known answers run with OPENSSL_ia32cap=$vaes_off, the ymm path is checked natively by 85-dmcrypt-replay.t");
     } elsif (grep { /^ok 1 / } @$lanes) {
+        $best = 'aesni_ymm';
         result(1, 'qemu-i386 computes the VEX.256 AES rounds lane by lane: the known answers run the ymm path');
     } else {
         result(1, 'the ymm (VAES) path\'s known answers under qemu-i386', 'SKIP the emulated CPU has no VAES with AVX2');
     }
     for my $p (qw(kat_aes kat_modes)) {
-        run_child("$p: every vector file through aesni-x86, chosen by the dispatcher", \%default,
-                  $qemu, "$lib/$p", "--impl", "aesni", "--expect-dispatch");
+        run_child("$p: every vector file through aesni-x86 ($best), chosen by the dispatcher", \%default,
+                  $qemu, "$lib/$p", "--impl", $best, "--expect-dispatch");
     }
     run_child('CCM vectors, ccm64 bulk functions against the C model', \%default, $qemu, "$lib/ccm");
     run_child('OCB: RFC 7253 and the bulk functions against the C model',
@@ -104,7 +114,7 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
         }
         # Seen in the code qemu translates: aesenc runs by default, and
         # never under the mask.
-        for my $run ([$default{OPENSSL_ia32cap}, 'aesni'], [$mask, 'x86']) {
+        for my $run ([$default{OPENSSL_ia32cap}, $best], [$mask, 'x86']) {
             my ($m, $impl) = @$run;
             my $log = "$dir/in_asm.$impl";
             local %ENV = %ENV;
@@ -141,8 +151,8 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
         }
         my $bin = "$m32/aesni86-$fl";
         for my $p (qw(kat_aes kat_modes)) {
-            run_child("$fl (retargeted to ELF): $p through aesni-x86", \%default,
-                      $qemu, "$bin/$p", '--impl', 'aesni', '--expect-dispatch');
+            run_child("$fl (retargeted to ELF): $p through aesni-x86 ($best)", \%default,
+                      $qemu, "$bin/$p", '--impl', $best, '--expect-dispatch');
         }
         run_child("$fl (retargeted to ELF): 200 random cases of every mode", \%default,
                   $qemu, "$bin/aesni86_diff", 200);
@@ -165,7 +175,7 @@ if (my $why = missing('QEMU_I386', 'CC32')) {
         }
         my @globals = sort map { /^[0-9a-f]+ T (\w+)$/ ? $1 : () } `nm -g --defined-only $obj 2>&1`;
         my @checked = sort map { chomp; $_ } `$qemu $prog --list 2>&1`;
-        result(@globals == 13 && "@globals" eq "@checked",
+        result(@globals == $EXPORTS && "@globals" eq "@checked",
                "$fl: the " . scalar(@globals) . ' global functions are the ones checked')
             or print "#   $obj: @globals\n#   --list: @checked\n";
         my ($total, $missed) = unstepped($obj, $prog, @cover);
@@ -223,7 +233,7 @@ for my $fl (qw(macosx coff win32n)) {
         $n += @{ $want->{$f} };
         push @bad, $f if join("\n", @{ $want->{$f} }) ne join("\n", @{ $got->{$f} // [] });
     }
-    result(@names == 14 && !@bad && $n > 1000,
+    result(@names == $FNS && !@bad && $n > 1000,
            "$fl disassembly of " . scalar(@names) . " functions ($n instructions) equals ${ref}'s but for relocations")
         or print "#   differ: @bad\n";
 }
@@ -234,10 +244,10 @@ if ($obj{elf} && in_path('readelf') && in_path('objdump')) {
     my @exports = $nm =~ /^[0-9a-f]+ T (\w+)$/mg;
     my (undef, $fr) = capture('readelf', '--debug-dump=frames', $o);
     my @fde = $fr =~ /FDE cie=/g;
-    result(@fde == @fns && @fns == 14, 'elf: one DWARF FDE for each of the ' . scalar(@fns) . ' functions (' . scalar(@fde) . ')');
+    result(@fde == @fns && @fns == $FNS, 'elf: one DWARF FDE for each of the ' . scalar(@fns) . ' functions (' . scalar(@fde) . ')');
     my (undef, $dis) = capture('objdump', '-d', '--no-show-raw-insn', $o);
     my @endbr = grep { $dis =~ /<\Q$_\E>:\n\s*[0-9a-f]+:\s*endbr32/ } @exports;
-    result(@exports == 13 && @endbr == @exports, 'elf: each of the ' . scalar(@exports) . ' exports starts with endbr32');
+    result(@exports == $EXPORTS && @endbr == @exports, 'elf: each of the ' . scalar(@exports) . ' exports starts with endbr32');
     my (undef, $notes) = capture('readelf', '-n', $o);
     result($notes =~ /IBT, SHSTK/, 'elf: the GNU property note marks IBT and SHSTK');
     my (undef, $rel) = capture('readelf', '-r', $o);

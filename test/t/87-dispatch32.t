@@ -9,10 +9,10 @@
 #   - which registry entry each -m32 program's dispatcher must choose (the
 #     first whose needs are met): PROG --impl THAT --expect-dispatch checks
 #     the choice and passes every vector through it;
-#   - which module's code CBC through the public API runs, the key
-#     scheduled by the registry's choice: aesni-x86's aesni_cbc_encrypt
-#     or aes-586's AES_cbc_encrypt (build/m32/small/cpu_paths --only
-#     route_cbc under gdb);
+#   - which fixed path CBC through the public API runs, the key scheduled
+#     by the registry's choice: aesni-x86's aesni_cbc_encrypt_ymm or _xmm,
+#     aes-586's AES_cbc_encrypt_mmx or _integer (build/m32/small/cpu_paths
+#     --only route_cbc under gdb); every one in some run;
 #   - which path each assembly entry point that reads the capability bits
 #     takes inside itself: aes-586's AES_encrypt, AES_decrypt and short
 #     AES_cbc_encrypt their compact rounds in MMX/SSE ('sse', with SSE) or
@@ -23,7 +23,7 @@
 #     control: one row traced again with SSE and SSSE3 masked must be
 #     flagged at every call those bits decide against its unmasked words.
 # aesni-x86 reads the capability bits only to choose its ymm (VAES)
-# sections: the archive's assembly members that reference
+# sections in OpenSSL's entries: the archive's assembly members that reference
 # OPENSSL_ia32cap_P must be exactly those defining the traced entry
 # points, and aesni-x86's.  Every path found in the code must be taken in
 # some run.
@@ -39,7 +39,8 @@
 # qemu's VAES lane fault (test/README.md) concerns ymm registers only,
 # and qemu-i386 has it as qemu-x86_64 does (build/m32/small/vaes_lanes):
 # the 32-bit archive's ymm operands and vaes* instructions must all lie in
-# the entries of @YMM_ENTRIES (aesni-x86's ymm sections; the scan's
+# the functions of @YMM_ENTRIES (aesni-x86's ymm sections, in OpenSSL's
+# entries and their ymm fixed paths; the scan's
 # control is build/test/vaes_lanes, which has both), and where qemu-i386
 # -cpu max fails vaes_lanes, max's known answers run under max,-vaes with
 # the reason named (those sections' results are checked natively by
@@ -55,7 +56,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use lib "$FindBin::Bin/../../perlasm/lib";
 use Common::IA32Cap;
-use CpuMatrix qw(has caps_under run_kats words trace_row write_matrix);
+use CpuMatrix qw(has first_entry caps_under run_kats words trace_row write_matrix);
 use ImplRuns qw(result registry finish);
 use QemuVaes qw(lane_faults);
 use PathTrace;
@@ -70,10 +71,13 @@ my $paths_prog = "$m32/cpu_paths";
 my @PROGS = qw(kat_sha1 kat_aes kat_modes);
 my @MODELS = qw(Nehalem Westmere SandyBridge Haswell Skylake-Client EPYC-Rome max pentium2);
 # The public API's CBC reaches these functions for these registry entries.
-my %ROUTE = (aesni => ['aesni_cbc_encrypt'], x86 => ['AES_cbc_encrypt']);
-# The entries with a ymm (VAES) section (crypto/aes/asm/aesni-x86.pl).
-my @YMM_ENTRIES = qw(aesni_cbc_encrypt aesni_ctr32_encrypt_blocks aesni_ecb_encrypt aesni_ocb_decrypt
-                    aesni_ocb_encrypt aesni_xts_decrypt aesni_xts_encrypt);
+my %ROUTE = (aesni_ymm => ['aesni_cbc_encrypt_ymm'], aesni => ['aesni_cbc_encrypt_xmm'],
+             x86_mmx => ['AES_cbc_encrypt_mmx'], x86 => ['AES_cbc_encrypt_integer']);
+# The functions with a ymm (VAES) section (crypto/aes/asm/aesni-x86.pl):
+# OpenSSL's entries and their ymm fixed paths.
+my @YMM_ENTRIES = sort map { ($_, "${_}_ymm") }
+    qw(aesni_cbc_encrypt aesni_ctr32_encrypt_blocks aesni_ecb_encrypt aesni_ocb_decrypt
+       aesni_ocb_encrypt aesni_xts_decrypt aesni_xts_encrypt);
 
 if (my $why = missing('CC32') // (missing('RUN_I386') && missing('QEMU_I386'))) {
     result(1, 'the 32-bit CPU-model matrix', "SKIP $why");
@@ -214,10 +218,13 @@ for my $row (grep { $_->{ok} && $where && @calls } @rows) {
     my ($name, $prefix, $env) = @{ $row->{run_spec} }{qw(name prefix env)};
     (my $file = $name) =~ s/\W+/_/g;
     my %common = (name => $name, env => $env, prog => $paths_prog, prefix => $prefix, gdb => $gdb);
+    # The registry's choice under this run's own words (max's known
+    # answers may have run without VAES).
+    my $choice = first_entry($registry{kat_aes}, $row->{caps});
     my $route = trace_row(%common, label => 'CBC through the public API',
                           what => 'CBC through the public API ran the code of the registry\'s choice ('
-                                  . ($row->{kat_aes} // '?') . ')',
-                          want => { route_cbc => $row->{kat_aes} }, args => [ '--only', 'route_cbc' ],
+                                  . ($choice // '?') . ')',
+                          want => { route_cbc => $choice }, args => [ '--only', 'route_cbc' ],
                           where => { casm_aes_cbc => \%ROUTE }, calls => [ [ route_cbc => 'casm_aes_cbc' ] ],
                           out => "$trace_dir/$file.route");
     $row->{route} = $route->{route_cbc} if $route;
@@ -274,7 +281,8 @@ if ($where && $qemu) {
     result(!@missed, 'every path found in the code was taken in some run')
         or print "#   never taken: @missed\n";
     my @routes = sort keys %{ { map { defined $_->{route} ? ($_->{route} => 1) : () } @rows } };
-    result("@routes" eq 'aesni x86', "CBC through the public API ran both aesni-x86 and aes-586 (@routes)");
+    my $want = join(' ', sort keys %ROUTE);
+    result("@routes" eq $want, "CBC through the public API ran every fixed path of aesni-x86 and aes-586 (@routes; want $want)");
     for my $prog (@PROGS) {
         my @seen = sort keys %{ $picked{$prog} // {} };
         my $need = $prog eq 'kat_sha1' ? 3 : 2;

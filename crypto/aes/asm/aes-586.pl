@@ -20,8 +20,11 @@
 # depends on a secret byte) for AES_cbc_encrypt from cbc_thresh bytes,
 # decrypting two blocks at a time; compact (the S-box only, every line
 # read before each block, MixColumns on packed bytes: in MMX registers,
-# two columns at a time, when the CPU has SSE: the rule compact_mmx of
-# aes-586.dispatch) for the rest: it narrows the cache-timing exposure, it is not constant time.
+# two columns at a time, when the CPU has SSE: the variant mmx of
+# aes-586.dispatch, else integer) for the rest: it narrows the
+# cache-timing exposure, it is not constant time.  Each compact variant
+# has its fixed paths (AES_encrypt_mmx...), written after the key
+# schedule: the same code with the choice made.
 # Key schedule as aes_core.c: little-endian words, rounds at byte 240.
 # The rounds are private functions: state in eax, ebx, ecx, edx, the key
 # in edi, the table in ebp, scratch in the caller's frame above the
@@ -64,9 +67,12 @@ my $ONE_BLOCK = AES586::ByteRound->new(%ROUND_FORMS,
 my $TWO_BLOCK = AES586::ByteRound->new(%ROUND_FORMS, ror_weight => 1);
 my $MIX = AES586::MixColumns->new(imul => $OPT{imul});
 
-# The rule that chooses the MMX compact rounds: aes-586.dispatch.
+# The variants of the compact rounds: aes-586.dispatch.
 my $DECL = Common::Dispatch::for_script(__FILE__);
 X86::Dispatch::declare_caps() unless $x86only;
+# The function being written: OpenSSL's entry (undef), which chooses the
+# compact variant per call, or a variant's fixed path (its name).
+our $FIXED;
 
 sub table_at { my ($name) = @_; return AES586::Tables::offset($name) }   # in the table block
 my $ROUNDS_AT = 240;          # AES_KEY: the number of rounds, after the keys
@@ -354,10 +360,11 @@ sub switch_to_frame {
     &mov(&DWP(slot($_), "esp"), $keep{$_}) for sort keys %keep;
 }
 
-# Records in the frame whether the compact path may use MMX/SSE.
+# Records in the frame whether the compact path may use MMX/SSE (a fixed
+# path knows).
 sub note_sse {
-    return if $x86only;
-    X86::Dispatch::rule_flag($DECL, 'compact_mmx', 'eax');
+    return if $x86only || defined $FIXED;
+    X86::Dispatch::variant_flag($DECL, 'mmx', 'eax');
     &mov(frame('sse_flag'), "eax");
 }
 
@@ -366,6 +373,7 @@ sub call_block {
     my ($dir, $path) = @_;
     my $d = $dir > 0 ? "encrypt" : "decrypt";
     if ($path eq 'full' || $x86only) { &call("_aes586_${d}_$path"); return }
+    if (defined $FIXED) { &call("_aes586_${d}_" . ($FIXED eq 'mmx' ? 'sse' : 'compact')); return }
     my $n = $calls++;
     &cmp(frame('sse_flag'), 0);
     &jne(&label("sse$n"));
@@ -377,7 +385,8 @@ sub call_block {
 }
 
 sub leave_mmx {
-    return if $x86only;
+    return if $x86only || ($FIXED // '') eq 'integer';
+    if (defined $FIXED) { &emms(); return }
     &cmp(frame('sse_flag'), 0);
     &je(&label("no_emms"));
     &emms();
@@ -553,13 +562,17 @@ cbc_function("aes586_cbc_encrypt_compact", 'compact');
 
 # AES_cbc_encrypt: the full tables for long buffers, where speed matters
 # and the exposure is that of any table AES; the compact path below.
-&function_begin_B("AES_cbc_encrypt");
-    &cmp(&wparam(2), $OPT{cbc_thresh});
-    &jae(&label("full"));
-    &jmp("aes586_cbc_encrypt_compact");
-&set_label("full");
-    &jmp("aes586_cbc_encrypt_full");
-&function_end_B("AES_cbc_encrypt");
+sub cbc_by_length {
+    my ($name, $compact) = @_;
+    &function_begin_B($name);
+        &cmp(&wparam(2), $OPT{cbc_thresh});
+        &jae(&label("full"));
+        &jmp($compact);
+    &set_label("full");
+        &jmp("aes586_cbc_encrypt_full");
+    &function_end_B($name);
+}
+cbc_by_length("AES_cbc_encrypt", "aes586_cbc_encrypt_compact");
 
 # ------------------------------------------------------- key schedule
 # SubWord of eax through the S-box at ebp, a byte at a time (four
@@ -700,6 +713,21 @@ sub expand_slot { my ($slot) = @_; return &DWP(AES586::Frame::expand_offset($slo
     &xor("eax", "eax");
 &set_label("done");
 &function_end("AES_set_decrypt_key");
+
+# ------------------------------------------------------ fixed paths
+# OpenSSL's entries again per compact variant (the 386 build has only
+# the integer one); CBC's compact code is a private function per variant.
+X86::Dispatch::fixed_paths($DECL, sub {
+    my ($entry, $symbol, $variant) = @_;
+    local $FIXED = $variant;
+    if ($entry eq 'AES_cbc_encrypt') {
+        my $compact = "_aes586_cbc_compact_$variant";
+        cbc_function($compact, 'compact');
+        cbc_by_length($symbol, $compact);
+    } else {
+        one_block_function($symbol, $entry eq 'AES_encrypt' ? 1 : -1, 'compact');
+    }
+}, $x86only ? 'integer' : ());
 
 # ------------------------------------------------------------ data
 AES586::Tables::emit();

@@ -25,12 +25,15 @@
 #
 # Registers: eight xmm, so the parallel paths run six blocks (@B below);
 # a ymm path (VAES, two blocks a register, @Y below) is chosen at run
-# time inside the entries.  General registers are named by role in each
-# function (%R); what does not fit lives in an aligned frame reached with
-# &switch_stack, so the CFI stays exact at every instruction.
+# time inside OpenSSL's entries, and each variant has a fixed path
+# (NAME_ymm, NAME_xmm: aesni-x86.dispatch), written after them.  General
+# registers are named by role in each function (%R); what does not fit
+# lives in an aligned frame reached with &switch_stack, so the CFI stays
+# exact at every instruction.
 use strict;
 use warnings;
 use FindBin;
+use List::Util qw(min);
 push(@INC, "$FindBin::Bin/../../../perlasm");
 require "x86asm.pl";
 require Common::Dispatch;   # perlasm/lib, on @INC once x86asm.pl is loaded
@@ -42,8 +45,12 @@ our ($x86only, $sse2);
 die "$0: the 386 build has no AES-NI code\n" if $x86only;
 die "$0: AES-NI code needs SSE2: add -DOPENSSL_IA32_SSE2 (OpenSSL's no-sse2 build leaves this module out)\n"
     unless $sse2;
-my $DECL = Common::Dispatch::for_script(__FILE__);   # the ymm path's needs
+my $DECL = Common::Dispatch::for_script(__FILE__);   # the variants and the ymm path's needs
 X86::Dispatch::declare_caps();
+# The function being written: OpenSSL's entry (undef) or a variant's
+# fixed path (its name); %BULK writes each bulk entry under a given symbol.
+our $FIXED;
+my %BULK;
 
 my $ROUNDS_AT = 240;
 # The parallel paths: xmm0-5 six blocks in flight, xmm6 the round key of
@@ -69,9 +76,10 @@ my $GROUP = scalar @B;
 # an odd block number) and aesni_xts_encrypt/decrypt (whole blocks; the
 # decryption holds one back for stealing) take it when the CPU has AVX2
 # and VAES (aesni-x86.dispatch: the needs of aesni-x86_64's ymm width)
-# and the input has $YMM_MIN bytes.  ymm0-6 hold fourteen blocks, ymm7 the round
-# key broadcast to both lanes (vbroadcasti128: no alignment, no frame),
-# free between a group's last round and the next group; then single
+# and the input has the entry's min (bytes, or blocks).  ymm0-6 hold
+# fourteen blocks, ymm7 the round key broadcast to both lanes
+# (vbroadcasti128: no alignment, no frame), free between a group's last
+# round and the next group; then single
 # registers while two blocks are left; vzeroall clears the keys and the
 # upper halves and the xmm code does a last odd block.  The key stays in
 # a register for the reason given above for six xmm blocks.  CBC keeps
@@ -89,7 +97,6 @@ my $GROUP = scalar @B;
 my @Y = map { "ymm$_" } 0 .. 6;
 my $YK = 'ymm7';
 (my $YK_LOW = $YK) =~ s/^y/x/;          # its low half (VEX.128: the upper half cleared)
-my $YMM_MIN = 64;                       # bytes; shorter inputs stay in the xmm code
 
 # Instructions whose name is chosen at generation time (aesenc/aesdec...).
 sub op { my ($name, @args) = @_; no strict 'refs'; &{"main::$name"}(@args) }
@@ -179,12 +186,26 @@ sub cipher {
     last_round($dir, $end, $tk, @blocks);
 }
 
-# To $xmm unless the CPU has what the ymm variant needs
-# (aesni-x86.dispatch; the detection, ours and OpenSSL's, clears AVX2
-# when the OS does not save the ymm state).  Clobbers $scratch.
-sub unless_vaes_goto {
-    my ($scratch, $xmm) = @_;
-    X86::Dispatch::unless_variant_goto($DECL, 'ymm', $scratch, $xmm);
+# The ymm section of the entry $symbol (X86::Dispatch::variant_section):
+# to $skip when the input ($count) is below the entry's min, then in
+# OpenSSL's entry when the CPU lacks what the ymm variant needs (the
+# detection, ours and OpenSSL's, clears AVX2 when the OS does not save
+# the ymm state; $scratch clobbered); the xmm fixed path has no section.
+sub ymm_section {
+    my ($symbol, $count, $scratch, $skip, $code, $also) = @_;
+    X86::Dispatch::variant_section(decl => $DECL, symbol => $symbol, variant => 'ymm', path => $FIXED,
+                                   count => $count, scratch => $scratch, skip => $skip,
+                                   code => $code, also => $also);
+}
+
+# Whether the xmm code's six-block groups can run in the function being
+# written for the entry $symbol (its min counted in $unit bytes): not in
+# its ymm fixed path when the min is at most a group, since shorter inputs
+# are less than a group and the ymm section leaves less than two blocks
+# (OCB's, waiting for an odd block number, first takes a single block).
+sub xmm_groups_live {
+    my ($symbol, $unit) = @_;
+    return ($FIXED // '') ne 'ymm' || $DECL->entry($symbol)->{min} * $unit > 16 * $GROUP;
 }
 
 # $dir's cipher over a ymm group (@Y, two blocks a register) or over one
@@ -417,45 +438,50 @@ for my $dir (qw(aesenc aesdec)) {
 {
     my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
              scratch => 'ecx');
-    &function_begin("aesni_ecb_encrypt");
-    &mov($R{len}, &wparam(2));
-    &and($R{len}, -16);
-    &jz(&label("done"));
-    &mov($R{in}, &wparam(0));
-    &mov($R{out}, &wparam(1));
-    &mov($R{key}, &wparam(3));
-    set_end($R{key}, $R{end});
-    &cmp($R{len}, $YMM_MIN);
-    &jb(&label("xmm"));
-    unless_vaes_goto($R{scratch}, &label("xmm"));
-    &cmp(&wparam(4), 0);
-    &je(&label("aesdec_ymm_group"));
-    ymm_loops(dir => $_, R => \%R, name => "${_}_ymm", tail => &label("${_}_one"))
-        for qw(aesenc aesdec);
-    &set_label("xmm");
-    &cmp(&wparam(4), 0);
-    &je(&label("aesdec_six"));
-    for my $dir (qw(aesenc aesdec)) {
-        &set_label("${dir}_six");
-        &cmp($R{len}, 16 * $GROUP);
-        &jb(&label("${dir}_one"));
-        &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
-        cipher($dir, $R{key}, $R{end}, $TK, @B);
-        &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
-        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
-        &jmp(&label("${dir}_six"));
-        &set_label("${dir}_one");
-        &test($R{len}, $R{len});
+    $BULK{aesni_ecb_encrypt} = sub {
+        my ($name) = @_;
+        &function_begin($name);
+        &mov($R{len}, &wparam(2));
+        &and($R{len}, -16);
         &jz(&label("done"));
-        &movups("xmm0", &DWP(0, $R{in}));
-        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
-        &movups(&DWP(0, $R{out}), "xmm0");
-        advance($R{in}, $R{out}, 16, $R{len}, 16);
-        &jmp(&label("${dir}_one"));
-    }
-    &set_label("done");
-    wipe(@B, $TK);
-    &function_end("aesni_ecb_encrypt");
+        &mov($R{in}, &wparam(0));
+        &mov($R{out}, &wparam(1));
+        &mov($R{key}, &wparam(3));
+        set_end($R{key}, $R{end});
+        ymm_section("aesni_ecb_encrypt", $R{len}, $R{scratch}, &label("xmm"), sub {
+            &cmp(&wparam(4), 0);
+            &je(&label("aesdec_ymm_group"));
+            ymm_loops(dir => $_, R => \%R, name => "${_}_ymm", tail => &label("${_}_one"))
+                for qw(aesenc aesdec);
+        });
+        &set_label("xmm");
+        &cmp(&wparam(4), 0);
+        &je(&label("aesdec_six"));
+        for my $dir (qw(aesenc aesdec)) {
+            &set_label("${dir}_six");
+            if (xmm_groups_live("aesni_ecb_encrypt", 1)) {
+                &cmp($R{len}, 16 * $GROUP);
+                &jb(&label("${dir}_one"));
+                &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
+                cipher($dir, $R{key}, $R{end}, $TK, @B);
+                &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
+                advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+                &jmp(&label("${dir}_six"));
+            }
+            &set_label("${dir}_one");
+            &test($R{len}, $R{len});
+            &jz(&label("done"));
+            &movups("xmm0", &DWP(0, $R{in}));
+            cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+            &movups(&DWP(0, $R{out}), "xmm0");
+            advance($R{in}, $R{out}, 16, $R{len}, 16);
+            &jmp(&label("${dir}_one"));
+        }
+        &set_label("done");
+        wipe(@B, $TK);
+        &function_end($name);
+    };
+    $BULK{aesni_ecb_encrypt}->("aesni_ecb_encrypt");
 }
 
 # ---------------------------------------------------------------------- CBC
@@ -473,51 +499,53 @@ for my $dir (qw(aesenc aesdec)) {
 {
     my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
              ivec => 'ebx', count => 'ecx', byte => 'bl');
-    bulk_begin("aesni_cbc_encrypt", $R{len}, $R{in}, $R{out}, $R{key});
-    &mov($R{ivec}, &wparam(4));
-    &movups($STATE, &DWP(0, $R{ivec}));
-    set_end($R{key}, $R{end});
-    &sub("esp", 16);                       # the partial block
-    &cmp(&wparam(5), 0);
-    &je(&label("dec"));
+    $BULK{aesni_cbc_encrypt} = sub {
+        my ($name) = @_;
+        bulk_begin($name, $R{len}, $R{in}, $R{out}, $R{key});
+        &mov($R{ivec}, &wparam(4));
+        &movups($STATE, &DWP(0, $R{ivec}));
+        set_end($R{key}, $R{end});
+        &sub("esp", 16);                       # the partial block
+        &cmp(&wparam(5), 0);
+        &je(&label("dec"));
 
-    # --- encryption: a serial chain.  Block i enters round 1 as
-    # S[i] = P[i] ^ C[i-1] ^ K0, and C[i] = aesenclast(M, KN) for the state
-    # M after the middle rounds.  Since aesenclast ends with an XOR of its
-    # key, S[i+1] = aesenclast(M, KN ^ K0 ^ P[i+1]) comes from M beside
-    # C[i]: the chain from block to block is the rounds alone, and K0 and
-    # the next plaintext are folded in off it.
-    #   xmm0  M        xmm1  round keys      xmm2  KN ^ K0
-    #   xmm3  the next plaintext ^ KN ^ K0, read from in (which moves on by
-    #         16; len counts the bytes not yet read) before C[i] is written,
-    #         so in == out works; a last block of 1..15 bytes is padded with
-    #         zeros through the frame (and written whole, as
-    #         CRYPTO_cbc128_encrypt does)
-    #   STATE  C[i] (the ivec at the end)
-    my $next_block = sub {
-        my ($n) = @_;
-        &cmp($R{len}, 16);
-        &jb(&label("enc_partial$n"));
-        &movups("xmm3", &DWP(0, $R{in}));
-        &set_label("enc_have$n");
-        &pxor("xmm3", "xmm2");
-        &add($R{in}, 16);
-        &sub($R{len}, 16);
-        # (the partial block is placed after the code that uses it)
-        return sub {
-            &set_label("enc_partial$n");
-            &pxor("xmm3", "xmm3");
-            &movups(&DWP(0, "esp"), "xmm3");
-            &mov($R{count}, $R{len});
-            &set_label("enc_copy$n");
-            &mov($R{byte}, &BP(-1, $R{in}, $R{count}, 1));
-            &mov(&BP(-1, "esp", $R{count}, 1), $R{byte});
-            &dec($R{count});
-            &jnz(&label("enc_copy$n"));
-            &movups("xmm3", &DWP(0, "esp"));
-            &mov($R{len}, 16);             # now one whole block
-            &jmp(&label("enc_have$n"));
-        };
+        # --- encryption: a serial chain.  Block i enters round 1 as
+        # S[i] = P[i] ^ C[i-1] ^ K0, and C[i] = aesenclast(M, KN) for the state
+        # M after the middle rounds.  Since aesenclast ends with an XOR of its
+        # key, S[i+1] = aesenclast(M, KN ^ K0 ^ P[i+1]) comes from M beside
+        # C[i]: the chain from block to block is the rounds alone, and K0 and
+        # the next plaintext are folded in off it.
+        #   xmm0  M        xmm1  round keys      xmm2  KN ^ K0
+        #   xmm3  the next plaintext ^ KN ^ K0, read from in (which moves on by
+        #         16; len counts the bytes not yet read) before C[i] is written,
+        #         so in == out works; a last block of 1..15 bytes is padded with
+        #         zeros through the frame (and written whole, as
+        #         CRYPTO_cbc128_encrypt does)
+        #   STATE  C[i] (the ivec at the end)
+        my $next_block = sub {
+            my ($n) = @_;
+            &cmp($R{len}, 16);
+            &jb(&label("enc_partial$n"));
+            &movups("xmm3", &DWP(0, $R{in}));
+            &set_label("enc_have$n");
+            &pxor("xmm3", "xmm2");
+            &add($R{in}, 16);
+            &sub($R{len}, 16);
+            # (the partial block is placed after the code that uses it)
+            return sub {
+                &set_label("enc_partial$n");
+                &pxor("xmm3", "xmm3");
+                &movups(&DWP(0, "esp"), "xmm3");
+                &mov($R{count}, $R{len});
+                &set_label("enc_copy$n");
+                &mov($R{byte}, &BP(-1, $R{in}, $R{count}, 1));
+                &mov(&BP(-1, "esp", $R{count}, 1), $R{byte});
+                &dec($R{count});
+                &jnz(&label("enc_copy$n"));
+                &movups("xmm3", &DWP(0, "esp"));
+                &mov($R{len}, 16);             # now one whole block
+                &jmp(&label("enc_have$n"));
+            };
     };
     &movups("xmm2", &DWP(0, $R{key}));
     &movups("xmm1", &DWP(0, $R{end}));
@@ -564,28 +592,29 @@ for my $dir (qw(aesenc aesdec)) {
         &vmovdqu(&QWP(0, "esp"), $YK_LOW);
     };
     &set_label("dec");
-    &cmp($R{len}, $YMM_MIN);
-    &jb(&label("dec_six"));
-    unless_vaes_goto($R{count}, &label("dec_six"));
-    &movups(&DWP(0, "esp"), $STATE);
-    ymm_loops(dir => 'aesdec', R => \%R, name => 'dec_ymm', tail => &label('dec_ymm_done'),
-              after_cipher => $chain);
-    &set_label("dec_ymm_done");
-    &movups($STATE, &DWP(0, "esp"));
+    ymm_section("aesni_cbc_encrypt", $R{len}, $R{count}, &label("dec_six"), sub {
+        &movups(&DWP(0, "esp"), $STATE);
+        ymm_loops(dir => 'aesdec', R => \%R, name => 'dec_ymm', tail => &label('dec_ymm_done'),
+                  after_cipher => $chain);
+        &set_label("dec_ymm_done");
+        &movups($STATE, &DWP(0, "esp"));
+    });
     &set_label("dec_six");
-    &cmp($R{len}, 16 * $GROUP);
-    &jb(&label("dec_one"));
-    &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
-    cipher('aesdec', $R{key}, $R{end}, $TK, @B);
-    &pxor($B[0], $STATE);
-    for my $i (1 .. $#B) {
-        &movups($TK, &DWP(16 * ($i - 1), $R{in}));
-        &pxor($B[$i], $TK);
+    if (xmm_groups_live("aesni_cbc_encrypt", 1)) {
+        &cmp($R{len}, 16 * $GROUP);
+        &jb(&label("dec_one"));
+        &movups($B[$_], &DWP(16 * $_, $R{in})) for 0 .. $#B;
+        cipher('aesdec', $R{key}, $R{end}, $TK, @B);
+        &pxor($B[0], $STATE);
+        for my $i (1 .. $#B) {
+            &movups($TK, &DWP(16 * ($i - 1), $R{in}));
+            &pxor($B[$i], $TK);
+        }
+        &movups($STATE, &DWP(16 * $#B, $R{in}));
+        &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
+        advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
+        &jmp(&label("dec_six"));
     }
-    &movups($STATE, &DWP(16 * $#B, $R{in}));
-    &movups(&DWP(16 * $_, $R{out}), $B[$_]) for 0 .. $#B;
-    advance($R{in}, $R{out}, 16 * $GROUP, $R{len}, 16 * $GROUP);
-    &jmp(&label("dec_six"));
     &set_label("dec_one");
     &test($R{len}, $R{len});
     &jz(&label("done"));
@@ -615,7 +644,9 @@ for my $dir (qw(aesenc aesdec)) {
     &mov($R{ivec}, &wparam(4));
     &movups(&DWP(0, $R{ivec}), $STATE);
     wipe(@B, $TK, $STATE);
-    bulk_end("aesni_cbc_encrypt");
+    bulk_end($name);
+    };
+    $BULK{aesni_cbc_encrypt}->("aesni_cbc_encrypt");
 }
 
 # ------------------------------------------------------------------- CTR32
@@ -669,60 +700,65 @@ for my $dir (qw(aesenc aesdec)) {
         &add($R{ctr}, 2 * @regs);
     };
     my $ymm_xor_input = sub { &vpxor($_[$_], $_[$_], &QWP(32 * $_, $R{in})) for 0 .. $#_ };
-    bulk_begin("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{in}, $R{out}, $R{key});
-    &sub("esp", 16);                       # the ymm section's template
-    &mov($R{word}, &wparam(4));
-    &movq($STATE, &QWP(0, $R{word}));      # ivec's first 12 bytes, then 0
-    &movd($TK, &DWP(8, $R{word}));
-    &punpcklqdq($STATE, $TK);
-    &mov($R{ctr}, &DWP(12, $R{word}));
-    &bswap($R{ctr});
-    &movups($TK, &DWP(0, $R{key}));
-    &pxor($STATE, $TK);                    # ^ K0 (its last word included)
-    set_end($R{key}, $R{end});
-    &cmp($R{blocks}, $YMM_MIN / 16);
-    &jb(&label("six"));
-    unless_vaes_goto($R{word}, &label("six"));
-    &movdqu(&QWP(0, "esp"), $STATE);
-    ymm_loops(dir => 'aesenc', R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
-              tail => &label('ymm_done'), fill => $ymm_counters, no_first_round => 1,
-              after_cipher => $ymm_xor_input);
-    &set_label("ymm_done");
-    &movdqu($STATE, &QWP(0, "esp"));
+    $BULK{aesni_ctr32_encrypt_blocks} = sub {
+        my ($name) = @_;
+        bulk_begin($name, $R{blocks}, $R{in}, $R{out}, $R{key});
+        &sub("esp", 16);                       # the ymm section's template
+        &mov($R{word}, &wparam(4));
+        &movq($STATE, &QWP(0, $R{word}));      # ivec's first 12 bytes, then 0
+        &movd($TK, &DWP(8, $R{word}));
+        &punpcklqdq($STATE, $TK);
+        &mov($R{ctr}, &DWP(12, $R{word}));
+        &bswap($R{ctr});
+        &movups($TK, &DWP(0, $R{key}));
+        &pxor($STATE, $TK);                    # ^ K0 (its last word included)
+        set_end($R{key}, $R{end});
+        ymm_section("aesni_ctr32_encrypt_blocks", $R{blocks}, $R{word}, &label("six"), sub {
+            &movdqu(&QWP(0, "esp"), $STATE);
+            ymm_loops(dir => 'aesenc', R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
+                      tail => &label('ymm_done'), fill => $ymm_counters, no_first_round => 1,
+                      after_cipher => $ymm_xor_input);
+            &set_label("ymm_done");
+            &movdqu($STATE, &QWP(0, "esp"));
+        });
 
-    &set_label("six");
-    &cmp($R{blocks}, $GROUP);
-    &jb(&label("one"));
-    $counter_block->($B[$_], $_, $TK) for 0 .. $GROUP - 1;
-    &add($R{ctr}, $GROUP);
-    mid_rounds('aesenc', $R{key}, $R{end}, $TK, @B);
-    last_round('aesenc', $R{end}, $TK, @B);
-    for my $i (0 .. $#B) {
-        &movups($TK, &DWP(16 * $i, $R{in}));
-        &pxor($B[$i], $TK);
-        &movups(&DWP(16 * $i, $R{out}), $B[$i]);
-    }
-    advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
-    &jmp(&label("six"));
+        &set_label("six");
+        if (xmm_groups_live("aesni_ctr32_encrypt_blocks", 16)) {
+            &cmp($R{blocks}, $GROUP);
+            &jb(&label("one"));
+            $counter_block->($B[$_], $_, $TK) for 0 .. $GROUP - 1;
+            &add($R{ctr}, $GROUP);
+            mid_rounds('aesenc', $R{key}, $R{end}, $TK, @B);
+            last_round('aesenc', $R{end}, $TK, @B);
+            for my $i (0 .. $#B) {
+                &movups($TK, &DWP(16 * $i, $R{in}));
+                &pxor($B[$i], $TK);
+                &movups(&DWP(16 * $i, $R{out}), $B[$i]);
+            }
+            advance($R{in}, $R{out}, 16 * $GROUP, $R{blocks}, $GROUP);
+            &jmp(&label("six"));
+        }
 
-    &set_label("one");
-    &test($R{blocks}, $R{blocks});
-    &jz(&label("done"));
-    $counter_block->("xmm0", 0, "xmm1");
-    &inc($R{ctr});
-    mid_rounds('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
-    last_round('aesenc', $R{end}, "xmm1", "xmm0");
-    &movups("xmm1", &DWP(0, $R{in}));
-    &pxor("xmm0", "xmm1");
-    &movups(&DWP(0, $R{out}), "xmm0");
-    advance($R{in}, $R{out}, 16, $R{blocks}, 1);
-    &jmp(&label("one"));
+        &set_label("one");
+        &test($R{blocks}, $R{blocks});
+        &jz(&label("done"));
+        $counter_block->("xmm0", 0, "xmm1");
+        &inc($R{ctr});
+        mid_rounds('aesenc', $R{key}, $R{end}, "xmm1", "xmm0");
+        last_round('aesenc', $R{end}, "xmm1", "xmm0");
+        &movups("xmm1", &DWP(0, $R{in}));
+        &pxor("xmm0", "xmm1");
+        &movups(&DWP(0, $R{out}), "xmm0");
+        advance($R{in}, $R{out}, 16, $R{blocks}, 1);
+        &jmp(&label("one"));
 
-    &set_label("done");
-    wipe(@B, $TK, $STATE);
-    &movdqu(&QWP(0, "esp"), $STATE);       # no template left on the stack
-    &add("esp", 16);
-    bulk_end("aesni_ctr32_encrypt_blocks");
+        &set_label("done");
+        wipe(@B, $TK, $STATE);
+        &movdqu(&QWP(0, "esp"), $STATE);       # no template left on the stack
+        &add("esp", 16);
+        bulk_end($name);
+    };
+    $BULK{aesni_ctr32_encrypt_blocks}->("aesni_ctr32_encrypt_blocks");
 }
 
 # ---------------------------------------------------------------------- XTS
@@ -758,6 +794,8 @@ for my $dir (qw(aesenc aesdec)) {
     my %R = (in => 'esi', out => 'edi', len => 'eax', key => 'edx', end => 'ebp',
              tail => 'ebx', frame => 'ecx', count => 'ecx', pair => 'eax',
              cur => 'ecx', nxt => 'ebx');
+    # What len holds on entering the ymm section: the XTS entries' min.
+    my $XTS_MIN = min(map { $DECL->entry($_)->{min} } qw(aesni_xts_encrypt aesni_xts_decrypt));
     my $SET   = 16 * $GROUP;               # the second set of tweak slots
     my $WINDOW = 32 * @Y;                  # the ymm section's second window
     my $MASK  = 2 * $WINDOW;               # (its two windows cover both sets)
@@ -852,7 +890,7 @@ for my $dir (qw(aesenc aesdec)) {
     sub xts_ymm_window {
         my ($set, $shift, $from, $done) = @_;
         my ($t, $c, $h) = @Y[2, 0, 1];
-        my $sure = $shift ? 32 * $shift : $YMM_MIN;    # what len is known to hold
+        my $sure = $shift ? 32 * $shift : $XTS_MIN;    # what len is known to hold
         for my $j ($from .. $#Y) {
             if (32 * ($shift + $j) > $sure) {
                 &cmp($R{len}, 32 * ($shift + $j));
@@ -886,121 +924,126 @@ for my $dir (qw(aesenc aesdec)) {
     }
 
     for my $dir (qw(aesenc aesdec)) {
-        my $name = $dir eq 'aesenc' ? 'aesni_xts_encrypt' : 'aesni_xts_decrypt';
-        &function_begin($name);
-        &mov($R{len}, &wparam(2));
-        &cmp($R{len}, 16);
-        &jb(&label("nothing"));
-        &mov($R{in}, &wparam(0));
-        &mov($R{out}, &wparam(1));
-        &mov($R{key}, &wparam(4));         # key2: the first tweak
-        &mov($R{frame}, &wparam(5));
-        &movups($STATE, &DWP(0, $R{frame}));
-        set_end($R{key}, $R{end});
-        cipher('aesenc', $R{key}, $R{end}, $TK, $STATE);
-        &mov($R{key}, &wparam(3));
-        &lea($R{frame}, &DWP(-$BYTES, "esp"));
-        &and($R{frame}, -32);              # the ymm section's slots aligned
-        &switch_stack($R{frame}, $SAVED);
-        # the mask made in registers and stored whole: dword stores read
-        # back as 16 bytes would wait for them to retire, behind the rounds
-        # on the first tweak
-        &mov($R{count}, 0x87);
-        &movd($TK, $R{count});
-        &mov($R{count}, 1);
-        &movd("xmm0", $R{count});
-        &pslldq("xmm0", 8);
-        &por($TK, "xmm0");
-        &movdqa(&DWP($MASK, "esp"), $TK);
-        set_end($R{key}, $R{end});
-        &mov($R{tail}, $R{len});
-        &and($R{tail}, 15);
-        &and($R{len}, -16);
-        if ($dir eq 'aesdec') {            # the last whole block waits for the tail
-            &test($R{tail}, $R{tail});
-            &jz(&label("tail_set"));
-            &sub($R{len}, 16);
-            &set_label("tail_set");
-        }
-        &mov(&DWP($TAIL, "esp"), $R{tail});
+        my $entry = $dir eq 'aesenc' ? 'aesni_xts_encrypt' : 'aesni_xts_decrypt';
+        $BULK{$entry} = sub {
+            my ($name) = @_;
+            &function_begin($name);
+            &mov($R{len}, &wparam(2));
+            &cmp($R{len}, 16);
+            &jb(&label("nothing"));
+            &mov($R{in}, &wparam(0));
+            &mov($R{out}, &wparam(1));
+            &mov($R{key}, &wparam(4));         # key2: the first tweak
+            &mov($R{frame}, &wparam(5));
+            &movups($STATE, &DWP(0, $R{frame}));
+            set_end($R{key}, $R{end});
+            cipher('aesenc', $R{key}, $R{end}, $TK, $STATE);
+            &mov($R{key}, &wparam(3));
+            &lea($R{frame}, &DWP(-$BYTES, "esp"));
+            &and($R{frame}, -32);              # the ymm section's slots aligned
+            &switch_stack($R{frame}, $SAVED);
+            # the mask made in registers and stored whole: dword stores read
+            # back as 16 bytes would wait for them to retire, behind the rounds
+            # on the first tweak
+            &mov($R{count}, 0x87);
+            &movd($TK, $R{count});
+            &mov($R{count}, 1);
+            &movd("xmm0", $R{count});
+            &pslldq("xmm0", 8);
+            &por($TK, "xmm0");
+            &movdqa(&DWP($MASK, "esp"), $TK);
+            set_end($R{key}, $R{end});
+            &mov($R{tail}, $R{len});
+            &and($R{tail}, 15);
+            &and($R{len}, -16);
+            if ($dir eq 'aesdec') {            # the last whole block waits for the tail
+                &test($R{tail}, $R{tail});
+                &jz(&label("tail_set"));
+                &sub($R{len}, 16);
+                &set_label("tail_set");
+            }
+            &mov(&DWP($TAIL, "esp"), $R{tail});
 
-        &cmp($R{len}, $YMM_MIN);
-        &jb(&label("xmm"));
-        unless_vaes_goto($R{count}, &label("xmm"));
-        &mov($R{cur}, "esp");
-        &lea($R{nxt}, &DWP($WINDOW, "esp"));
-        xts_ymm_first_window($R{cur});
-        ymm_loops(dir => $dir, R => \%R, name => 'ymm', tail => &label('ymm_done'),
-                  fill => \&xts_ymm_fill, after_cipher => \&xts_ymm_unmask);
-        &set_label("ymm_done");
-        &movdqa($STATE, &DWP(0, $R{cur}));     # the next block's tweak
-        &set_label("xmm");
-        &cmp($R{len}, 16 * $GROUP);
-        &jb(&label("one"));
-        &mov($R{cur}, "esp");
-        &lea($R{nxt}, &DWP($SET, "esp"));
-        xts_tweaks($R{cur});
-        &set_label("six");
-        &cmp($R{len}, 2 * 16 * $GROUP);
-        &jb(&label("six_last"));
-        xts_group($dir, 1);
-        &xchg($R{cur}, $R{nxt});
-        &jmp(&label("six"));
-        &set_label("six_last");
-        xts_group($dir, 0);
+            ymm_section($entry, $R{len}, $R{count}, &label("xmm"), sub {
+                &mov($R{cur}, "esp");
+                &lea($R{nxt}, &DWP($WINDOW, "esp"));
+                xts_ymm_first_window($R{cur});
+                ymm_loops(dir => $dir, R => \%R, name => 'ymm', tail => &label('ymm_done'),
+                          fill => \&xts_ymm_fill, after_cipher => \&xts_ymm_unmask);
+                &set_label("ymm_done");
+                &movdqa($STATE, &DWP(0, $R{cur}));     # the next block's tweak
+            });
+            &set_label("xmm");
+            if (xmm_groups_live($entry, 1)) {
+                &cmp($R{len}, 16 * $GROUP);
+                &jb(&label("one"));
+                &mov($R{cur}, "esp");
+                &lea($R{nxt}, &DWP($SET, "esp"));
+                xts_tweaks($R{cur});
+                &set_label("six");
+                &cmp($R{len}, 2 * 16 * $GROUP);
+                &jb(&label("six_last"));
+                xts_group($dir, 1);
+                &xchg($R{cur}, $R{nxt});
+                &jmp(&label("six"));
+                &set_label("six_last");
+                xts_group($dir, 0);
+            }
 
-        &set_label("one");
-        &test($R{len}, $R{len});
-        &jz(&label("whole_done"));
-        &movups("xmm0", &DWP(0, $R{in}));
-        &pxor("xmm0", $STATE);
-        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
-        &pxor("xmm0", $STATE);
-        &movups(&DWP(0, $R{out}), "xmm0");
-        xts_double();
-        advance($R{in}, $R{out}, 16, $R{len}, 16);
-        &jmp(&label("one"));
-
-        &set_label("whole_done");
-        &mov($R{tail}, &DWP($TAIL, "esp"));
-        &test($R{tail}, $R{tail});
-        &jz(&label("done"));
-        if ($dir eq 'aesdec') {
-            # the last whole block with T[m+1]; T[m] waits in xmm5
-            &movdqa("xmm5", $STATE);
-            xts_double();
+            &set_label("one");
+            &test($R{len}, $R{len});
+            &jz(&label("whole_done"));
             &movups("xmm0", &DWP(0, $R{in}));
             &pxor("xmm0", $STATE);
             cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
             &pxor("xmm0", $STATE);
             &movups(&DWP(0, $R{out}), "xmm0");
-            &movdqa($STATE, "xmm5");
-            &add($R{in}, 16);
-            &add($R{out}, 16);
-        }
-        # Stealing: the tail's bytes go into the block before it, whose
-        # first bytes become the output's tail (both read before either
-        # is written, so in == out works).
-        &mov($R{count}, $R{tail});
-        &set_label("steal");
-        &mov("al", &BP(-1, $R{in}, $R{count}, 1));
-        &mov("ah", &BP(-17, $R{out}, $R{count}, 1));
-        &mov(&BP(-17, $R{out}, $R{count}, 1), "al");
-        &mov(&BP(-1, $R{out}, $R{count}, 1), "ah");
-        &dec($R{count});
-        &jnz(&label("steal"));
-        &movups("xmm0", &DWP(-16, $R{out}));
-        &pxor("xmm0", $STATE);
-        cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
-        &pxor("xmm0", $STATE);
-        &movups(&DWP(-16, $R{out}), "xmm0");
+            xts_double();
+            advance($R{in}, $R{out}, 16, $R{len}, 16);
+            &jmp(&label("one"));
 
-        &set_label("done");
-        &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $MASK / 16 - 1;  # no tweaks left
-        &restore_stack();
-        wipe(@B, $TK, $STATE);
-        bulk_end($name);
+            &set_label("whole_done");
+            &mov($R{tail}, &DWP($TAIL, "esp"));
+            &test($R{tail}, $R{tail});
+            &jz(&label("done"));
+            if ($dir eq 'aesdec') {
+                # the last whole block with T[m+1]; T[m] waits in xmm5
+                &movdqa("xmm5", $STATE);
+                xts_double();
+                &movups("xmm0", &DWP(0, $R{in}));
+                &pxor("xmm0", $STATE);
+                cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+                &pxor("xmm0", $STATE);
+                &movups(&DWP(0, $R{out}), "xmm0");
+                &movdqa($STATE, "xmm5");
+                &add($R{in}, 16);
+                &add($R{out}, 16);
+            }
+            # Stealing: the tail's bytes go into the block before it, whose
+            # first bytes become the output's tail (both read before either
+            # is written, so in == out works).
+            &mov($R{count}, $R{tail});
+            &set_label("steal");
+            &mov("al", &BP(-1, $R{in}, $R{count}, 1));
+            &mov("ah", &BP(-17, $R{out}, $R{count}, 1));
+            &mov(&BP(-17, $R{out}, $R{count}, 1), "al");
+            &mov(&BP(-1, $R{out}, $R{count}, 1), "ah");
+            &dec($R{count});
+            &jnz(&label("steal"));
+            &movups("xmm0", &DWP(-16, $R{out}));
+            &pxor("xmm0", $STATE);
+            cipher($dir, $R{key}, $R{end}, "xmm1", "xmm0");
+            &pxor("xmm0", $STATE);
+            &movups(&DWP(-16, $R{out}), "xmm0");
+
+            &set_label("done");
+            &pxor($TK, $TK);
+            &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $MASK / 16 - 1;  # no tweaks left
+            &restore_stack();
+            wipe(@B, $TK, $STATE);
+            bulk_end($name);
+        };
+        $BULK{$entry}->($entry);
     }
 }
 
@@ -1282,113 +1325,124 @@ for my $dir (qw(aesenc aesdec)) {
     };
 
     for my $enc (1, 0) {
-        my $name = $enc ? 'aesni_ocb_encrypt' : 'aesni_ocb_decrypt';
+        my $entry = $enc ? 'aesni_ocb_encrypt' : 'aesni_ocb_decrypt';
         my $dir = $enc ? 'aesenc' : 'aesdec';
-        bulk_begin($name, $R{blocks}, $R{in}, $R{out}, $R{key});
-        &mov($R{i}, &wparam(4));
-        &mov($R{ntz}, &wparam(5));
-        &movups($offset, &DWP(0, $R{ntz}));
-        &mov($R{ntz}, &wparam(7));
-        &movups("xmm0", &DWP(0, $R{ntz}));
-        &mov($R{end}, &wparam(6));
-        &movups("xmm1", &DWP(0, $R{end}));
-        &lea($R{frame}, &DWP(-$BYTES, "esp"));
-        &and($R{frame}, -32);                # the ymm slots 32-byte aligned
-        &switch_stack($R{frame}, $SAVED);
-        &mov(&DWP($L, "esp"), $R{end});
-        &movdqa(&DWP($SUM, "esp"), "xmm0");
-        &movdqa(&DWP($L0, "esp"), "xmm1");
-        set_end($R{key}, $R{end});
-        &movups("xmm0", &DWP(0, $R{key}));
-        &pxor($offset, "xmm0");            # Offset ^ K0
-        &movups("xmm1", &DWP(0, $R{end}));
-        &pxor("xmm1", "xmm0");
-        &movdqa(&DWP($KNK0, "esp"), "xmm1");
+        $BULK{$entry} = sub {
+            my ($name) = @_;
+            bulk_begin($name, $R{blocks}, $R{in}, $R{out}, $R{key});
+            &mov($R{i}, &wparam(4));
+            &mov($R{ntz}, &wparam(5));
+            &movups($offset, &DWP(0, $R{ntz}));
+            &mov($R{ntz}, &wparam(7));
+            &movups("xmm0", &DWP(0, $R{ntz}));
+            &mov($R{end}, &wparam(6));
+            &movups("xmm1", &DWP(0, $R{end}));
+            &lea($R{frame}, &DWP(-$BYTES, "esp"));
+            &and($R{frame}, -32);                # the ymm slots 32-byte aligned
+            &switch_stack($R{frame}, $SAVED);
+            &mov(&DWP($L, "esp"), $R{end});
+            &movdqa(&DWP($SUM, "esp"), "xmm0");
+            &movdqa(&DWP($L0, "esp"), "xmm1");
+            set_end($R{key}, $R{end});
+            &movups("xmm0", &DWP(0, $R{key}));
+            &pxor($offset, "xmm0");            # Offset ^ K0
+            &movups("xmm1", &DWP(0, $R{end}));
+            &pxor("xmm1", "xmm0");
+            &movdqa(&DWP($KNK0, "esp"), "xmm1");
 
-        # the ymm section from an odd i (an even one: a single block first)
-        &set_label("six");
-        &cmp($R{blocks}, $YMM_MIN / 16);
-        &jb(&label("xmm_six"));
-        &test($R{i}, 1);
-        &jz(&label("xmm_six"));
-        unless_vaes_goto($R{ntz}, &label("xmm_six"));
-        $ymm_enter->();
-        ymm_loops(dir => $dir, R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
-                  tail => &label('ymm_done'), fill => sub { $ymm_fill->($enc, @_) },
-                  no_first_round => 1, last_key => &QWP($KNK0, "esp"),
-                  after_cipher => sub { $ymm_unmask->($enc, @_) });
-        &set_label("ymm_done");
-        $ymm_leave->();
+            # the ymm section from an odd i (an even one: a single block first)
+            &set_label("six");
+            ymm_section($entry, $R{blocks}, $R{ntz}, &label("xmm_six"), sub {
+                $ymm_enter->();
+                ymm_loops(dir => $dir, R => { %R, len => $R{blocks} }, name => 'ymm', blocks => 1,
+                          tail => &label('ymm_done'), fill => sub { $ymm_fill->($enc, @_) },
+                          no_first_round => 1, last_key => &QWP($KNK0, "esp"),
+                          after_cipher => sub { $ymm_unmask->($enc, @_) });
+                &set_label("ymm_done");
+                $ymm_leave->();
+            }, sub { &test($R{i}, 1); &jz(&label("xmm_six")) });
 
-        &set_label("xmm_six");
-        &cmp($R{blocks}, $GROUP);
-        &jb(&label("one"));
-        &test($R{i}, 1);
-        &jz(&label("single"));
-        &mov($R{ntz}, &DWP($L, "esp"));    # (six blocks need L_[1]: read no
-        &movups("xmm0", &DWP(16, $R{ntz}));    # entry the call does not use)
-        &movdqa(&DWP($L1, "esp"), "xmm0");
-        &test($R{i}, 2);
-        &jnz(&label("first$SET"));
-        ocb_offsets(0);
-        &jmp(&label("groups0"));
-        &set_label("first$SET");
-        ocb_offsets($SET);
-        &jmp(&label("groups$SET"));
-        for my $set (0, $SET) {
-            my $other = $SET - $set;
-            &set_label("groups$set");
-            &cmp($R{blocks}, 2 * $GROUP);
-            &jb(&label("last$set"));
-            ocb_group($enc, $set, $other);
-        }
-        &jmp(&label("groups0"));
-        for my $set (0, $SET) {
-            &set_label("last$set");
-            ocb_group($enc, $set, undef);
-            &jmp(&label("one"));
-        }
+            &set_label("xmm_six");
+            if (xmm_groups_live($entry, 16)) {
+                &cmp($R{blocks}, $GROUP);
+                &jb(&label("one"));
+                &test($R{i}, 1);
+                &jz(&label("single"));
+                &mov($R{ntz}, &DWP($L, "esp"));    # (six blocks need L_[1]: read no
+                &movups("xmm0", &DWP(16, $R{ntz}));    # entry the call does not use)
+                &movdqa(&DWP($L1, "esp"), "xmm0");
+                &test($R{i}, 2);
+                &jnz(&label("first$SET"));
+                ocb_offsets(0);
+                &jmp(&label("groups0"));
+                &set_label("first$SET");
+                ocb_offsets($SET);
+                &jmp(&label("groups$SET"));
+                for my $set (0, $SET) {
+                    my $other = $SET - $set;
+                    &set_label("groups$set");
+                    &cmp($R{blocks}, 2 * $GROUP);
+                    &jb(&label("last$set"));
+                    ocb_group($enc, $set, $other);
+                }
+                &jmp(&label("groups0"));
+                for my $set (0, $SET) {
+                    &set_label("last$set");
+                    ocb_group($enc, $set, undef);
+                    &jmp(&label("one"));
+                }
+            }
 
-        &set_label("one");
-        &test($R{blocks}, $R{blocks});
-        &jz(&label("done"));
-        &set_label("single");
-        ocb_l($TK, 0);
-        &pxor($offset, $TK);
-        &inc($R{i});
-        &movups("xmm0", &DWP(0, $R{in}));
-        if ($enc) {
-            &movdqa("xmm2", &DWP($SUM, "esp"));
-            &pxor("xmm2", "xmm0");
-            &movdqa(&DWP($SUM, "esp"), "xmm2");
-        }
-        &pxor("xmm0", $offset);
-        ocb_rounds($dir, "xmm1", "xmm0");
-        &pxor("xmm0", $offset);
-        &movups(&DWP(0, $R{out}), "xmm0");
-        unless ($enc) {
-            &movdqa("xmm2", &DWP($SUM, "esp"));
-            &pxor("xmm2", "xmm0");
-            &movdqa(&DWP($SUM, "esp"), "xmm2");
-        }
-        advance($R{in}, $R{out}, 16, $R{blocks}, 1);
-        &jmp(&label("six"));
+            &set_label("one");
+            &test($R{blocks}, $R{blocks});
+            &jz(&label("done"));
+            &set_label("single");
+            ocb_l($TK, 0);
+            &pxor($offset, $TK);
+            &inc($R{i});
+            &movups("xmm0", &DWP(0, $R{in}));
+            if ($enc) {
+                &movdqa("xmm2", &DWP($SUM, "esp"));
+                &pxor("xmm2", "xmm0");
+                &movdqa(&DWP($SUM, "esp"), "xmm2");
+            }
+            &pxor("xmm0", $offset);
+            ocb_rounds($dir, "xmm1", "xmm0");
+            &pxor("xmm0", $offset);
+            &movups(&DWP(0, $R{out}), "xmm0");
+            unless ($enc) {
+                &movdqa("xmm2", &DWP($SUM, "esp"));
+                &pxor("xmm2", "xmm0");
+                &movdqa(&DWP($SUM, "esp"), "xmm2");
+            }
+            advance($R{in}, $R{out}, 16, $R{blocks}, 1);
+            &jmp(&label("six"));
 
-        &set_label("done");
-        &movups("xmm0", &DWP(0, $R{key}));
-        &pxor($offset, "xmm0");            # Offset again
-        &movdqa("xmm0", &DWP($SUM, "esp"));
-        &pxor($TK, $TK);
-        &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $SLOTS / 16 - 1; # no offsets left
-        &movdqa(&DWP($_, "esp"), $TK) for $KNK0, $RUN, $SUM2, $SUM2 + 16;
-        &restore_stack();
-        &mov($R{ntz}, &wparam(5));
-        &movups(&DWP(0, $R{ntz}), $offset);
-        &mov($R{ntz}, &wparam(7));
-        &movups(&DWP(0, $R{ntz}), "xmm0");
-        wipe(@B, $TK, $STATE);
-        bulk_end($name);
+            &set_label("done");
+            &movups("xmm0", &DWP(0, $R{key}));
+            &pxor($offset, "xmm0");            # Offset again
+            &movdqa("xmm0", &DWP($SUM, "esp"));
+            &pxor($TK, $TK);
+            &movdqa(&DWP(16 * $_, "esp"), $TK) for 0 .. $SLOTS / 16 - 1; # no offsets left
+            &movdqa(&DWP($_, "esp"), $TK) for $KNK0, $RUN, $SUM2, $SUM2 + 16;
+            &restore_stack();
+            &mov($R{ntz}, &wparam(5));
+            &movups(&DWP(0, $R{ntz}), $offset);
+            &mov($R{ntz}, &wparam(7));
+            &movups(&DWP(0, $R{ntz}), "xmm0");
+            wipe(@B, $TK, $STATE);
+            bulk_end($name);
+        };
+        $BULK{$entry}->($entry);
     }
 }
+
+# ------------------------------------------------------------- fixed paths
+# Each bulk entry again per variant, its choice made (see ymm_section).
+X86::Dispatch::fixed_paths($DECL, sub {
+    my ($entry, $symbol, $variant) = @_;
+    local $FIXED = $variant;
+    $BULK{$entry}->($symbol);
+});
 
 &asm_finish();

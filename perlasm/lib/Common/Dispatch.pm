@@ -32,12 +32,13 @@
 #                            later variant is as fast); its fixed path
 #                            and its registry row still take it.
 #   entry SYMBOL slot=SLOT [variants=LIST] [needs=CAPS] [min=N]
-#                            a dispatching entry: OpenSSL's SYMBOL chooses
-#                            among LIST (default: every variant) and
-#                            SYMBOL_VARIANT is each one's fixed path.
-#                            needs: what its variants but the last need
-#                            on top of their own; min: the shortest input
-#                            for which it leaves the last variant.
+#         [wrap=block128]    a dispatching entry: OpenSSL's SYMBOL chooses
+#                            among LIST (default: every variant; the last
+#                            needs nothing of its own) and SYMBOL_VARIANT
+#                            is each one's fixed path.  needs: what its
+#                            variants but the last need on top of their
+#                            own; min: the shortest input for which it
+#                            leaves the last variant; wrap: as for call.
 #   call SLOT SYMBOL [variants=LIST] [wrap=block128]
 #                            a row's slot filled by a function that does
 #                            not dispatch (default: in every variant's row)
@@ -81,7 +82,7 @@ sub read_file {
     my $d = bless { file => $file, needs => [], variants => [], entries => [],
                     calls => [], rules => {} }, __PACKAGE__;
     my %ATTRS = (table => [qw(order)], variant => [qw(needs force row select avoid)],
-                 entry => [qw(slot variants needs min)], call => [qw(variants wrap)],
+                 entry => [qw(slot variants needs min wrap)], call => [qw(variants wrap)],
                  rule => [qw(needs)], needs => []);
     while (my $line = <$fh>) {
         $line =~ s/#.*//;
@@ -113,7 +114,7 @@ sub read_file {
                 avoid => _caps($where, $a{avoid} // '-') };
         } elsif ($kw eq 'entry') {
             die "$where: entry SYMBOL slot=SLOT\n" unless @pos == 1 && defined $a{slot};
-            push @{ $d->{entries} }, { symbol => $pos[0], slot => $a{slot}, min => $a{min},
+            push @{ $d->{entries} }, { symbol => $pos[0], slot => $a{slot}, min => $a{min}, wrap => $a{wrap},
                 needs => _caps($where, $a{needs} // '-'),
                 variants => defined $a{variants} ? [ split /,/, $a{variants} ] : undef,
                 where => $where };
@@ -139,8 +140,8 @@ sub read_file {
         }
     }
     for my $e (@{ $d->{entries} }) {
-        die "$e->{where}: an entry's last variant must be the module's last\n"
-            unless $e->{variants}[-1] eq $d->{variants}[-1]{name};
+        die "$e->{where}: an entry's last variant must need nothing of its own\n"
+            if @{ $d->variant($e->{variants}[-1])->{needs} };
     }
     return $d;
 }
@@ -168,11 +169,14 @@ sub entry_variants {
 # The symbol of one variant of a dispatching entry.
 sub fixed_symbol { my ($d, $symbol, $variant) = @_; return "${symbol}_$variant" }
 
+# Whether VARIANT is what the entry takes when the others' tests fail.
+sub _entry_last { my ($e, $variant) = @_; return $e->{variants}[-1] eq $variant }
+
 # What the entry's code for VARIANT tests before taking it (nothing for
-# the last variant, which is taken when the others' tests fail).
+# the entry's last variant).
 sub tested_caps {
     my ($d, $symbol, $variant) = @_;
-    return () if $variant eq $d->last_variant->{name};
+    return () if _entry_last($d->entry($symbol), $variant);
     return (@{ $d->variant($variant)->{needs} }, @{ $d->entry($symbol)->{needs} });
 }
 
@@ -184,13 +188,13 @@ sub avoided_caps {
     return @{ $d->variant($variant)->{avoid} };
 }
 
-# A registry row's needs: the module's, the variant's and, but for the
-# last variant, every entry's own.
+# A registry row's needs: the module's, the variant's and the own needs of
+# every entry that has it but not as its last.
 sub row_caps {
     my ($d, $variant) = @_;
     my @caps = (@{ $d->{needs} }, @{ $d->variant($variant)->{needs} });
-    push @caps, map { @{ $_->{needs} } } @{ $d->{entries} }
-        unless $variant eq $d->last_variant->{name};
+    push @caps, map { @{ $_->{needs} } }
+        grep { (grep { $_ eq $variant } @{ $_->{variants} }) && !_entry_last($_, $variant) } @{ $d->{entries} };
     my %seen;
     return grep { !$seen{$_}++ } @caps;
 }

@@ -49,21 +49,59 @@ sub _no_avoid {
     }
 }
 
-# Falls through when the CPU has what VARIANT needs, else jumps to $skip;
-# $reg is clobbered (flags-only tests of memory).
-sub unless_variant_goto {
-    my ($decl, $variant, $reg, $skip) = @_;
+# A section of an entry's body that only VARIANT (not the entry's last)
+# runs, in the function written for PATH: OpenSSL's SYMBOL (PATH undef)
+# or the fixed path SYMBOL_PATH.  Arguments:
+#   decl, symbol, variant, path
+#   count    the register holding the input size, tested against the
+#            entry's min (shorter inputs go to skip whatever the path)
+#   also     more tests after that one (they jump to skip themselves)
+#   scratch  the capability test's register (flags-only tests of memory)
+#   skip     the label after the section
+#   code     writes the section
+# OpenSSL's entry tests what the variant needs; the variant's own fixed
+# path runs the section untested; any other variant's leaves it out.
+sub variant_section {
+    my (%a) = @_;
+    my ($decl, $symbol, $variant, $path) = @a{qw(decl symbol variant path)};
     _no_avoid($decl);
-    load_caps($reg);
-    unless_caps_goto(base => $reg, skip => $skip, caps => $decl->variant($variant)->{needs});
+    return if defined $path && $path ne $variant;
+    my $min = $decl->entry($symbol)->{min};
+    if (defined $min) {
+        main::cmp($a{count}, $min);
+        main::jb($a{skip});
+    }
+    $a{also}->() if $a{also};
+    unless (defined $path) {
+        load_caps($a{scratch});
+        unless_caps_goto(base => $a{scratch}, skip => $a{skip},
+                         caps => [ $decl->tested_caps($symbol, $variant) ]);
+    }
+    $a{code}->();
 }
 
-# $reg = all ones when the rule NAME's one capability is present, else 0
-# (the address of the words is loaded into $reg first).
-sub rule_flag {
-    my ($decl, $name, $reg) = @_;
-    my @caps = $decl->rule_caps($name);
-    die "$decl->{file}: rule $name: a flag is of one capability\n" unless @caps == 1;
+# Every entry's fixed paths: for each built variant (@built, names;
+# default all) of each entry, in the declaration's order, SYMBOL_VARIANT
+# is declared hidden and $write->(SYMBOL, SYMBOL_VARIANT, VARIANT) writes
+# its function.
+sub fixed_paths {
+    my ($decl, $write, @built) = @_;
+    my %built = map { $_ => 1 } @built ? @built : map { $_->{name} } $decl->variants;
+    for my $e ($decl->entries) {
+        for my $v (grep { $built{$_} } @{ $e->{variants} }) {
+            my $sym = $decl->fixed_symbol($e->{symbol}, $v);
+            main::hidden($sym);
+            $write->($e->{symbol}, $sym, $v);
+        }
+    }
+}
+
+# $reg = all ones when the CPU has what VARIANT needs (one capability),
+# else 0 (the address of the words is loaded into $reg first).
+sub variant_flag {
+    my ($decl, $variant, $reg) = @_;
+    my @caps = @{ $decl->variant($variant)->{needs} };
+    die "$decl->{file}: variant $variant: a flag is of one capability\n" unless @caps == 1;
     load_caps($reg);
     main::bt(main::DWP(4 * Common::IA32Cap::word($caps[0]), $reg), Common::IA32Cap::bit($caps[0]));
     main::sbb($reg, $reg);
@@ -79,7 +117,7 @@ sub tail_dispatcher {
     my %built = map { $_ => 1 } @built ? @built : map { $_->{name} } $decl->variants;
     my @v = grep { $built{ $_->{name} } } $decl->entry_variants($symbol);
     die "$decl->{file}: $symbol without its last variant\n"
-        unless @v && $v[-1] == $decl->last_variant;
+        unless @v && $v[-1]{name} eq $decl->entry($symbol)->{variants}[-1];
     _no_avoid($decl);
     declare_caps() if @v > 1;
     main::hidden(map { $decl->fixed_symbol($symbol, $_->{name}) } @v);
