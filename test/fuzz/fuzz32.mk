@@ -10,7 +10,7 @@
 #
 #   build/fuzz32/fuzz_*               the targets of test/fuzz/fuzz_*.c
 #   build/fuzz32/fuzz_modes_planted   fuzz_modes with a planted fault: the
-#       32-bit "aesni" ECB reaches aesni_ecb_encrypt through a wrapper
+#       32-bit "aesni" ECB reaches aesni_ecb_encrypt_xmm through a wrapper
 #       (ld --wrap, test/fuzz/planted32.c) that flips one output bit of
 #       calls of two blocks or more; 71-fuzz32.t's negative control.
 #   build/fuzz32/x87_signal   whether a signal leaves the x87 stack alone
@@ -51,7 +51,7 @@ $(FUZZ32)/fuzz_aes_cores: $(FUZZ32)/obj/test/fuzz/fuzz_aes_cores.o \
 	$(FUZZ32_LINK) -o $@ $^
 
 $(FUZZ32)/fuzz_modes_planted: $(FUZZ32)/obj/test/fuzz/fuzz_modes.o $(FUZZ32)/obj/test/fuzz/planted32.o $(FUZZ32_LIB_OBJS) $(FUZZ32_TEST_OBJS)
-	$(FUZZ32_LINK) -Wl,--wrap=aesni_ecb_encrypt -o $@ $^
+	$(FUZZ32_LINK) -Wl,--wrap=aesni_ecb_encrypt_xmm -o $@ $^
 
 $(FUZZ32)/fuzz_%: $(FUZZ32)/obj/test/fuzz/fuzz_%.o $(FUZZ32_LIB_OBJS) $(FUZZ32_TEST_OBJS)
 	$(FUZZ32_LINK) -o $@ $^

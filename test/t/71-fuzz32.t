@@ -23,7 +23,7 @@
 # -timeout=0 (test/README.md).
 #
 # Negative control: fuzz_modes_planted, fuzz_modes linked with a wrapper
-# around the 32-bit aesni_ecb_encrypt that flips one output bit of calls
+# around the 32-bit aesni_ecb_encrypt_xmm (the aesni row's ECB) that flips one output bit of calls
 # of two blocks or more (test/fuzz/planted32.c), must stop on a MISMATCH
 # under the same runner and save the input; that input fails the planted
 # build again and passes the real one.
