@@ -11,7 +11,8 @@
 #  - in perlasm/, only the two Dispatch.pm files write the symbol into
 #    generated code (IA32Cap.pm names it in its messages);
 #  - every module with a .dispatch file is a row of modules.txt with a
-#    define, and every declaration parses;
+#    define, and every declaration parses; a bad one (an avoid= on a
+#    variant taken when all else fails, among others) is refused;
 #  - in the built archive, every dispatching entry of every declaration
 #    and each of its variants' fixed paths is defined (the latter hidden).
 use strict;
@@ -74,6 +75,30 @@ for my $f (@decl_files) {
     if ($d) { $decl{$f} = $d } else { push @bad, "$f: $@" }
 }
 result(!@bad, 'every declaration parses') or print map { "# $_" } @bad;
+
+# A declaration the layers could misread is refused with one line naming
+# the file (and the line where there is one).
+use File::Temp qw(tempdir);
+my $tmp = tempdir(CLEANUP => 1);
+my $head = "table aes order=1\nneeds aesni\n";
+for my $bad (
+    [ "variant a needs=avx2\nvariant b needs=- avoid=intel\n", qr/: variant b is the module's last: it cannot avoid$/ ],
+    [ "variant a needs=avx2\nvariant b needs=- avoid=intel\nvariant c needs=-\nentry e slot=ecb variants=a,b\n",
+      qr/:6: variant b is this entry's last, taken when all else fails: it cannot avoid$/ ],
+    [ "variant a needs=avx2\nentry e slot=ecb\n", qr/:4: an entry's last variant must need nothing of its own$/ ],
+    [ "variant a needs=avx9\n", qr/:3: unknown capability 'avx9'$/ ],
+    [ "variant a needs=-\nfast a\n", qr/:4: unknown statement 'fast'$/ ],
+) {
+    my ($body, $want) = @$bad;
+    my $file = "$tmp/bad.dispatch";
+    open(my $fh, '>', $file) or die "$file: $!\n";
+    print $fh $head, $body;
+    close $fh;
+    my $ok = !eval { Common::Dispatch::read_file($file); 1 };
+    my $err = $@;
+    chomp $err;
+    result($ok && $err =~ /^\Q$file\E/ && $err =~ $want && $err !~ /\n/, "refused with one line: $err");
+}
 
 # The built objects: build/obj/asm (x86_64) and build/m32/gen (x86).
 for my $f (sort keys %decl) {

@@ -30,7 +30,8 @@
 #                            dispatching entries and the registry's
 #                            default pass it over (it runs there, but a
 #                            later variant is as fast); its fixed path
-#                            and its registry row still take it.
+#                            and its registry row still take it; not
+#                            for a variant taken when all else fails.
 #   entry SYMBOL slot=SLOT [variants=LIST] [needs=CAPS] [min=N]
 #         [wrap=block128]    a dispatching entry: OpenSSL's SYMBOL chooses
 #                            among LIST (default: every variant; the last
@@ -140,9 +141,13 @@ sub read_file {
         }
     }
     for my $e (@{ $d->{entries} }) {
-        die "$e->{where}: an entry's last variant must need nothing of its own\n"
-            if @{ $d->variant($e->{variants}[-1])->{needs} };
+        my $last = $d->variant($e->{variants}[-1]);
+        die "$e->{where}: an entry's last variant must need nothing of its own\n" if @{ $last->{needs} };
+        die "$e->{where}: variant $last->{name} is this entry's last, taken when all else fails:"
+            . " it cannot avoid\n" if @{ $last->{avoid} };
     }
+    die "$file: variant " . $d->last_variant->{name} . " is the module's last: it cannot avoid\n"
+        if @{ $d->last_variant->{avoid} };
     return $d;
 }
 
@@ -180,11 +185,10 @@ sub tested_caps {
     return (@{ $d->variant($variant)->{needs} }, @{ $d->entry($symbol)->{needs} });
 }
 
-# What makes the entries pass VARIANT over (none for the last variant,
-# which they take when all else fails).
+# What makes the entries and the registry pass VARIANT over (read_file
+# refuses avoid= on a variant that is taken when all else fails).
 sub avoided_caps {
     my ($d, $variant) = @_;
-    return () if $variant eq $d->last_variant->{name};
     return @{ $d->variant($variant)->{avoid} };
 }
 
