@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "unwind_stats.h"
+#include "abi_common.h"
 
 #define ABI32_MAX_ARGS 8
 
@@ -45,10 +45,6 @@ int unwind32_check(const void *fn, const uint32_t *args, int nargs,
 int trace32_call(const void *fn, const uint32_t *args, int nargs,
                  uint32_t *eips, size_t cap, size_t *n, char *err, size_t errlen);
 
-/* Seed of the random register and unused-argument values (default fixed). */
-void abi32_set_seed(uint32_t seed);
-/* Most instructions stepped inside fn before failing; default 20e6. */
-void unwind32_set_step_limit(unsigned long max_steps);
 /* Unwinding from a function fn calls goes on up to fn's caller: every
  * return address and caller esp on the way is checked, and ebx, esi, edi,
  * ebp at each caller (cdecl callees), or with on != 0 only at fn's caller

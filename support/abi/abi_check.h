@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "unwind_stats.h"
+#include "abi_common.h"
 
 #define ABI_MAX_ARGS 10
 
@@ -37,35 +37,21 @@ int abi_call(const void *fn, const uint64_t *args, int nargs, uint64_t *ret,
 int unwind_check(const void *fn, const uint64_t *args, int nargs,
                  struct unwind_stats *st, char *err, size_t errlen);
 
+/*
+ * 1 if unwind_check works in this build; else 0, and *why (if why) says
+ * what is missing (SysV built without libunwind-ptrace).
+ */
+int unwind_check_available(const char **why);
+
 #ifdef _WIN32
 /*
- * Win64 extension (test/abi/abi_win64.c).
- *
- *   unwind_set_chain  0 (the default): at an instruction of a function fn
- *                     calls, unwind that function's frame and check it
- *                     against its own entry.  1: unwind every frame up to
- *                     fn's caller and check against fn's entry, for code
- *                     whose internal helpers keep a private convention
- *                     (OpenSSL's clobber callee-saved registers that
- *                     their caller saved).
+ * Win64 (abi_win64.c): 0 (the default): at an instruction of a function
+ * fn calls, unwind that function's frame and check it against its own
+ * entry.  1: unwind every frame up to fn's caller and check against fn's
+ * entry, for code whose internal helpers keep a private convention
+ * (OpenSSL's clobber callee-saved registers that their caller saved).
  */
 void unwind_set_chain(int on);
-#endif
-
-#ifndef _WIN32
-/*
- * SysV extensions (support/abi/abi_sysv.c), hidden from Win64 builds.
- *
- *   abi_set_seed            seeds the generator of the random register and
- *                           unused-argument values (default: a fixed seed).
- *   unwind_set_step_limit   most instructions unwind_check steps inside fn
- *                           (and its callees) before failing; default 50e6.
- *   unwind_check_available  1 if unwind_check works in this build; else 0,
- *                           and *why (if why) says what is missing.
- */
-void abi_set_seed(uint64_t seed);
-void unwind_set_step_limit(unsigned long max_steps);
-int unwind_check_available(const char **why);
 #endif
 
 #endif

@@ -47,35 +47,37 @@ tests: $(BUILD)/test/abi/module_abi
 W64      := $(BUILD)/test/win64
 W64_CFLAGS := $(WARN) -O2 -g -Itest/abi -Itest/lib -D__USE_MINGW_ANSI_STDIO=1
 
-$(W64)/%.c.o: test/abi/%.c support/abi/abi_check.h support/abi/abi_report.h test/lib/tap.h
+$(W64)/%.c.o: test/abi/%.c support/abi/abi_check.h support/abi/abi_core.h support/abi/abi_common.h test/lib/tap.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
-$(W64)/%.c.o: support/abi/%.c support/abi/abi_check.h support/abi/abi_report.h
+$(W64)/%.c.o: support/abi/%.c support/abi/abi_check.h support/abi/abi_core.h support/abi/abi_common.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
 $(W64)/tap.c.o: test/lib/tap.c test/lib/tap.h
 	@mkdir -p $(@D)
 	$(MINGW64_CC) $(W64_CFLAGS) -c $< -o $@
-$(W64)/%.S.o: test/abi/%.S
-	@mkdir -p $(@D)
-	$(MINGW64_CC) -Wall -Wextra -c $< -o $@
-$(W64)/%.asm.o: test/abi/%.asm
-	@mkdir -p $(@D)
-	$(NASM) -f win64 -Wall -Werror -o $@ $<
-$(W64)/trampoline_win64.mingw64.s: support/abi/trampoline_win64.pl $(PERLASM_X64)
+# The trampoline and the self-test's functions, generated through the
+# 64-bit layer for each Win64 flavour.
+$(W64)/%.mingw64.s: support/abi/%.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< mingw64 $@
-$(W64)/trampoline_win64.nasm.asm: support/abi/trampoline_win64.pl $(PERLASM_X64)
+$(W64)/%.nasm.asm: support/abi/%.pl $(PERLASM_X64)
 	@mkdir -p $(@D)
 	$(PERL) $< nasm $@
-$(W64)/trampoline_win64.mingw64.o: $(W64)/trampoline_win64.mingw64.s
+$(W64)/%.mingw64.s: test/abi/%.pl $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) $< mingw64 $@
+$(W64)/%.nasm.asm: test/abi/%.pl $(PERLASM_X64)
+	@mkdir -p $(@D)
+	$(PERL) $< nasm $@
+$(W64)/%.mingw64.o: $(W64)/%.mingw64.s
 	$(MINGW64_AS) --fatal-warnings -o $@ $<
-$(W64)/trampoline_win64.nasm.o: $(W64)/trampoline_win64.nasm.asm
+$(W64)/%.nasm.o: $(W64)/%.nasm.asm
 	$(NASM) -f win64 -Wall -Werror -o $@ $<
 .PRECIOUS: $(W64)/%.s $(W64)/%.asm $(ABI_OBJ)/%.s
 
 $(W64)/selftest_win64.exe: $(addprefix $(W64)/,selftest_win64.c.o abi_win64.c.o \
-    tap.c.o trampoline_win64.mingw64.o selftest_win64.S.o selftest_win64_nasm.asm.o)
+    tap.c.o trampoline_win64.mingw64.o selftest_win64.mingw64.o selftest_win64.nasm.o)
 	$(MINGW64_CC) -o $@ $^
 
 ifeq ($(HAVE_WIN64),yes)

@@ -8,7 +8,6 @@
  *   ST_MAX_ARGS     how many the trampoline passes
  *   ST_CALL         the ABI checker (abi_call, abi32_call)
  *   ST_UNWIND       the unwind checker (unwind_check, unwind32_check)
- *   ST_SET_SEED     seeds its random register values
  *   ST_UNWIND_INFO  what that end calls unwind info ("unwind info", "CFI")
  *
  * Environment: ABI_SEED (decimal or 0x-hex) seeds the random register
@@ -164,7 +163,7 @@ static void seed_from_env(void)
     seed = strtoull(seed_env, &end, 0);
     if (*end)
         tap_bail("ABI_SEED=%s is not a number", seed_env);
-    ST_SET_SEED((ST_WORD)seed);
+    abi_set_seed(seed);
     tap_diag("ABI_SEED=0x%llx", seed);
 }
 

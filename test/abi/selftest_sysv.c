@@ -15,7 +15,6 @@
 #define ST_MAX_ARGS     ABI_MAX_ARGS
 #define ST_CALL         abi_call
 #define ST_UNWIND       unwind_check
-#define ST_SET_SEED     abi_set_seed
 #define ST_UNWIND_INFO  "unwind info"
 #include "selftest_core.h"
 

@@ -4,13 +4,13 @@
  * stdout.  Built with x86_64-w64-mingw32-gcc and run under wine64 by
  * test/t/51-abi-win64.t.
  *
- * The functions come from selftest_win64.S (GNU as, .seh_* directives) and
- * selftest_win64_nasm.asm (nasm, hand-written .pdata/.xdata).  Good ones
- * must pass both checkers, return the right value and be single-stepped
- * through exactly as many instructions as they execute.  Negative controls
- * must be reported by the right checker, with the right register and, for
- * unwind errors, at the right instruction (the asm exports a <name>_fail
- * label there).
+ * The functions come from selftest_win64.pl, generated through the 64-bit
+ * layer once per flavour (mingw64_*, nasm_*).  Good ones must pass both
+ * checkers, return the right value and be single-stepped through exactly
+ * as many instructions as they execute.  Negative controls must be
+ * reported by the right checker, with the right register and, for unwind
+ * errors, at the right instruction (the asm exports a <name>_fail label
+ * there).
  */
 #include "../../support/abi/abi_check.h"
 #include "tap.h"
@@ -19,27 +19,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FN(name) extern void name(void)
-#define MARK(name) extern const unsigned char name[]
-
-FN(gas_sum10); FN(gas_push_all); FN(gas_frame); FN(gas_xmm);
-FN(gas_savereg); FN(gas_caller);
-FN(gas_bad_rsi); FN(gas_bad_xmm7); FN(gas_bad_df); FN(gas_bad_pushreg);
-FN(gas_bad_noalloc); FN(gas_bad_leafpush); FN(gas_bad_rsp);
-FN(gas_bad_fpreg);
-MARK(gas_bad_rsi_fail); MARK(gas_bad_xmm7_fail); MARK(gas_bad_pushreg_fail);
-MARK(gas_bad_noalloc_fail); MARK(gas_bad_leafpush_fail);
-MARK(gas_bad_rsp_fail); MARK(gas_bad_fpreg_fail);
-
-FN(nasm_sum10); FN(nasm_push_all); FN(nasm_frame); FN(nasm_xmm);
-FN(nasm_savereg); FN(nasm_caller);
-FN(nasm_bad_rsi); FN(nasm_bad_xmm7); FN(nasm_bad_df); FN(nasm_bad_pushreg);
-FN(nasm_bad_noalloc); FN(nasm_bad_order);
-MARK(nasm_bad_rsi_fail); MARK(nasm_bad_xmm7_fail);
-MARK(nasm_bad_pushreg_fail); MARK(nasm_bad_noalloc_fail);
-MARK(nasm_bad_order_fail);
-
 enum ret_kind { RET_ANY, RET_SUM, RET_ARG0, RET_ARG0_PLUS_1, RET_55 };
+
+/* Every function: name, what it returns, instructions executed (callees
+ * included), what abi_call and unwind_check report (NULL: pass). */
+#define CASES(X, F) \
+    X(F##sum10, RET_SUM, 10, NULL, NULL) \
+    X(F##push_all, RET_ANY, 27, NULL, NULL) \
+    X(F##frame, RET_ARG0, 24, NULL, NULL) \
+    X(F##xmm, RET_ANY, 33, NULL, NULL) \
+    X(F##savereg, RET_ARG0_PLUS_1, 10, NULL, NULL) \
+    X(F##caller, RET_55, 19 + 10 + 27, NULL, NULL) \
+    X(F##bad_rsi, RET_ANY, 2, "rsi not preserved", "unwound rsi") \
+    X(F##bad_xmm7, RET_ANY, 2, "xmm7 not preserved", "unwound xmm7") \
+    X(F##bad_df, RET_ANY, 2, "direction flag", NULL) \
+    X(F##bad_pushreg, RET_ANY, 4, NULL, "unwound rsi") \
+    X(F##bad_noalloc, RET_ANY, 6, NULL, "return address") \
+    X(F##bad_leafpush, RET_ANY, 3, NULL, "return address") \
+    X(F##bad_rsp, RET_ANY, 4, "rsp not restored: fn returned with rsp -8", "return address") \
+    X(F##bad_fpreg, RET_ANY, 5, NULL, "RtlVirtualUnwind faulted") \
+    X(F##bad_order, RET_ANY, 6, NULL, "unwound rbx")
+
+/* The functions, and the first instruction unwind_check must blame. */
+#define DECLARE(name, ret, steps, abi, unw) \
+    extern void name(void); extern const unsigned char name##_fail[];
+CASES(DECLARE, mingw64_)
+CASES(DECLARE, nasm_)
 
 struct tcase {
     const char *name;
@@ -51,49 +56,8 @@ struct tcase {
     const unsigned char *fail_at; /* first instruction unwind_check blames */
 };
 
-#define GOOD(name, ret, steps) { #name, name, ret, steps, NULL, NULL, NULL }
-
-static const struct tcase cases[] = {
-    GOOD(gas_sum10, RET_SUM, 10),
-    GOOD(gas_push_all, RET_ANY, 27),
-    GOOD(gas_frame, RET_ARG0, 13),
-    GOOD(gas_xmm, RET_ANY, 33),
-    GOOD(gas_savereg, RET_ARG0_PLUS_1, 10),
-    GOOD(gas_caller, RET_55, 19 + 10 + 27),
-    { "gas_bad_rsi", gas_bad_rsi, RET_ANY, 2, "rsi changed", "rsi after unwinding",
-      gas_bad_rsi_fail },
-    { "gas_bad_xmm7", gas_bad_xmm7, RET_ANY, 2, "xmm7 changed", "xmm7 after unwinding",
-      gas_bad_xmm7_fail },
-    { "gas_bad_df", gas_bad_df, RET_ANY, 2, "direction flag", NULL, NULL },
-    { "gas_bad_pushreg", gas_bad_pushreg, RET_ANY, 4, NULL, "rsi after unwinding",
-      gas_bad_pushreg_fail },
-    { "gas_bad_noalloc", gas_bad_noalloc, RET_ANY, 6, NULL, "return address",
-      gas_bad_noalloc_fail },
-    { "gas_bad_leafpush", gas_bad_leafpush, RET_ANY, 3, NULL, "return address",
-      gas_bad_leafpush_fail },
-    { "gas_bad_rsp", gas_bad_rsp, RET_ANY, 4, "stack pointer off by -8",
-      "return address", gas_bad_rsp_fail },
-    { "gas_bad_fpreg", gas_bad_fpreg, RET_ANY, 5, NULL, "RtlVirtualUnwind faulted",
-      gas_bad_fpreg_fail },
-
-    GOOD(nasm_sum10, RET_SUM, 10),
-    GOOD(nasm_push_all, RET_ANY, 27),
-    GOOD(nasm_frame, RET_ARG0, 24),
-    GOOD(nasm_xmm, RET_ANY, 33),
-    GOOD(nasm_savereg, RET_ARG0_PLUS_1, 10),
-    GOOD(nasm_caller, RET_55, 19 + 10 + 27),
-    { "nasm_bad_rsi", nasm_bad_rsi, RET_ANY, 2, "rsi changed", "rsi after unwinding",
-      nasm_bad_rsi_fail },
-    { "nasm_bad_xmm7", nasm_bad_xmm7, RET_ANY, 2, "xmm7 changed",
-      "xmm7 after unwinding", nasm_bad_xmm7_fail },
-    { "nasm_bad_df", nasm_bad_df, RET_ANY, 2, "direction flag", NULL, NULL },
-    { "nasm_bad_pushreg", nasm_bad_pushreg, RET_ANY, 4, NULL, "rsi after unwinding",
-      nasm_bad_pushreg_fail },
-    { "nasm_bad_noalloc", nasm_bad_noalloc, RET_ANY, 6, NULL, "return address",
-      nasm_bad_noalloc_fail },
-    { "nasm_bad_order", nasm_bad_order, RET_ANY, 6, NULL, "rbx after unwinding",
-      nasm_bad_order_fail },
-};
+#define ROW(name, ret, steps, abi, unw) { #name, name, ret, steps, abi, unw, name##_fail },
+static const struct tcase cases[] = { CASES(ROW, mingw64_) CASES(ROW, nasm_) };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
 /* ISO C has no function-to-object pointer conversion; go through an integer. */
@@ -146,12 +110,12 @@ static void run_case(const struct tcase *t)
                      st.unwinds, rc ? err : "");
     } else {
         char where[32];
-        snprintf(where, sizeof(where), "fn+0x%lx:",
+        snprintf(where, sizeof(where), "at fn+0x%lx (",
                  (unsigned long)(t->fail_at - (const unsigned char *)code_ptr(t->fn)));
         if (!tap_ok(rc != 0 && strncmp(err, where, strlen(where)) == 0
                         && strstr(err, t->unw_err) != NULL && st.steps == t->steps,
-                    "unwind_check %s reports \"%s\" at %s", t->name, t->unw_err,
-                    where))
+                    "unwind_check %s reports \"%s\" %.*s", t->name, t->unw_err,
+                    (int)strlen(where) - 2, where))
             tap_diag("  rc %d, %lu steps (want %lu)", rc, st.steps, t->steps);
         tap_diag("  %s", rc ? err : "(no error reported)");
     }
@@ -168,21 +132,21 @@ int main(void)
         run_case(&cases[i]);
 
     /* The runaway guard stops stepping, and fn still completes. */
-    _putenv("ABI_MAX_STEPS=5");
-    if (!tap_ok(unwind_check(code_ptr(gas_xmm), args, ABI_MAX_ARGS, &st, err,
+    unwind_set_step_limit(5);
+    if (!tap_ok(unwind_check(code_ptr(mingw64_xmm), args, ABI_MAX_ARGS, &st, err,
                              sizeof(err)) != 0
-                    && strstr(err, "gave up after 5 instructions") != NULL
+                    && strstr(err, "step limit reached: 5 instructions") != NULL
                     && st.steps == 5,
-                "ABI_MAX_STEPS=5 stops unwind_check gas_xmm after 5 steps"))
+                "a step limit of 5 stops unwind_check mingw64_xmm after 5 steps"))
         tap_diag("  %lu steps: %s", st.steps, err);
-    _putenv("ABI_MAX_STEPS=");
-    if (!tap_ok(unwind_check(code_ptr(gas_xmm), args, ABI_MAX_ARGS, &st, err,
+    unwind_set_step_limit(2000000);
+    if (!tap_ok(unwind_check(code_ptr(mingw64_xmm), args, ABI_MAX_ARGS, &st, err,
                              sizeof(err)) == 0 && st.steps == 33,
-                "then unwind_check gas_xmm runs all 33 steps again"))
+                "then unwind_check mingw64_xmm runs all 33 steps again"))
         tap_diag("  %lu steps: %s", st.steps, err);
 
     /* Argument validation. */
-    tap_ok(abi_call(code_ptr(gas_sum10), args, ABI_MAX_ARGS + 1, NULL, err,
+    tap_ok(abi_call(code_ptr(mingw64_sum10), args, ABI_MAX_ARGS + 1, NULL, err,
                     sizeof(err)) != 0 && strstr(err, "nargs") != NULL,
            "abi_call refuses %d arguments", ABI_MAX_ARGS + 1);
     tap_ok(unwind_check(NULL, args, 0, &st, err, sizeof(err)) != 0,

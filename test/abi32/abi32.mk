@@ -16,10 +16,10 @@ $(A32)/trampoline_cdecl.s: support/abi/trampoline_cdecl.pl $(PERLASM_X86)
 $(A32)/%.o: $(A32)/%.s
 	as --32 --fatal-warnings -o $@ $<
 $(A32)/%.o: test/abi32/%.c support/abi/abi_cdecl.h support/abi/abi32_typed.h support/lib/code_handle.h test/x86asm/corpus.h \
-    support/abi/abi_report.h test/abi/selftest_core.h
+    support/abi/abi_core.h support/abi/abi_common.h test/abi/selftest_core.h
 	@mkdir -p $(@D)
 	$(A32_CC) -c -o $@ $<
-$(A32)/%.o: support/abi/%.c support/abi/abi_cdecl.h support/abi/abi_report.h
+$(A32)/%.o: support/abi/%.c support/abi/abi_cdecl.h support/abi/abi_core.h support/abi/abi_common.h
 	@mkdir -p $(@D)
 	$(A32_CC) -c -o $@ $<
 $(A32)/%.S.o: test/abi32/%.S

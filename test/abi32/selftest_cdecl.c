@@ -15,7 +15,6 @@
 #define ST_MAX_ARGS     ABI32_MAX_ARGS
 #define ST_CALL         abi32_call
 #define ST_UNWIND       unwind32_check
-#define ST_SET_SEED     abi32_set_seed
 #define ST_UNWIND_INFO  "CFI"
 #include "../abi/selftest_core.h"
 
@@ -116,15 +115,15 @@ int main(void)
                      "signal 11");
 
     /* The step limit; st32_loop(n) is 2n + 3 instructions long. */
-    unwind32_set_step_limit(1000);
+    unwind_set_step_limit(1000);
     unwind_must_fail("st32_loop(1000000), limit 1000", st32_loop, 1000000, ANY_OFFSET,
                      "step limit reached: 1000 instructions");
-    unwind32_set_step_limit(2002);
+    unwind_set_step_limit(2002);
     unwind_must_fail("st32_loop(1000), limit 2002", st32_loop, 1000, ANY_OFFSET,
                      "step limit reached: 2002 instructions");
-    unwind32_set_step_limit(2003);
+    unwind_set_step_limit(2003);
     unwind_must_pass("st32_loop(1000), limit 2003", st32_loop, 1000);
-    unwind32_set_step_limit(20000000UL);
+    unwind_set_step_limit(20000000UL);
 
     /* The instruction trace the benchmark uses. */
     {
