@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,33 +236,6 @@ static void show_help(struct bench_options *o, const char *option,
     exit(0);
 }
 
-static void set_list(struct bench_options *o, const char *option,
-                     const char *value)
-{
-    (void)option, (void)value;
-    o->list = 1;
-}
-
-static void set_bound_only(struct bench_options *o, const char *option,
-                           const char *value)
-{
-    (void)option, (void)value;
-    o->bound_only = 1;
-}
-
-static void set_fastest(struct bench_options *o, const char *option,
-                        const char *value)
-{
-    (void)option, (void)value;
-    o->fastest = 1;
-}
-
-static void set_quick(struct bench_options *o, const char *option,
-                      const char *value)
-{
-    (void)option, (void)value;
-    o->quick = 1;
-}
 
 /* --child-ROLE NAME, --child-tsc-hz HZ, --child-no-openssl (bench.c). */
 static void set_child_role(struct bench_options *o, const char *option,
@@ -278,38 +252,32 @@ static void set_child_tsc_hz(struct bench_options *o, const char *option,
     o->tsc_hz = strtod(hz, NULL);
 }
 
-static void set_child_no_openssl(struct bench_options *o, const char *option,
-                                 const char *value)
-{
-    (void)option, (void)value;
-    o->no_openssl = 1;
-}
-
 enum takes { FLAG, VALUE, LIST };     /* LIST: a value of comma-separated words */
 
 static const struct option_spec {
     const char *name;
     enum takes takes;
-    option_f *apply;
+    option_f *apply;            /* NULL: a FLAG that sets the int at flag */
+    size_t flag;
 } options[] = {
-    { "--help", FLAG, show_help },
-    { "--list", FLAG, set_list },
-    { "--quick", FLAG, set_quick },
-    { "--fastest", FLAG, set_fastest },
-    { "--bound-only", FLAG, set_bound_only },
-    { "--impl", LIST, add_impl },
-    { "--mode", LIST, add_mode },
-    { "--size", LIST, add_size },
-    { "--keybits", LIST, add_keybits },
-    { "--seconds", VALUE, set_seconds },
-    { "--csv", VALUE, add_csv },
-    { "--openssl", VALUE, add_openssl },
-    { "--placements", VALUE, set_placements },
-    { "--child-aes", VALUE, set_child_role },
-    { "--child-ossl", VALUE, set_child_role },
-    { "--child-sha1", VALUE, set_child_role },
-    { "--child-tsc-hz", VALUE, set_child_tsc_hz },
-    { "--child-no-openssl", FLAG, set_child_no_openssl },
+    { "--help", FLAG, show_help, 0 },
+    { "--list", FLAG, NULL, offsetof(struct bench_options, list) },
+    { "--quick", FLAG, NULL, offsetof(struct bench_options, quick) },
+    { "--fastest", FLAG, NULL, offsetof(struct bench_options, fastest) },
+    { "--bound-only", FLAG, NULL, offsetof(struct bench_options, bound_only) },
+    { "--impl", LIST, add_impl, 0 },
+    { "--mode", LIST, add_mode, 0 },
+    { "--size", LIST, add_size, 0 },
+    { "--keybits", LIST, add_keybits, 0 },
+    { "--seconds", VALUE, set_seconds, 0 },
+    { "--csv", VALUE, add_csv, 0 },
+    { "--openssl", VALUE, add_openssl, 0 },
+    { "--placements", VALUE, set_placements, 0 },
+    { "--child-aes", VALUE, set_child_role, 0 },
+    { "--child-ossl", VALUE, set_child_role, 0 },
+    { "--child-sha1", VALUE, set_child_role, 0 },
+    { "--child-tsc-hz", VALUE, set_child_tsc_hz, 0 },
+    { "--child-no-openssl", FLAG, NULL, offsetof(struct bench_options, no_openssl) },
 };
 
 /* Each comma-separated word of value, from a copy: argv stays intact. */
@@ -341,7 +309,10 @@ void options_parse(struct bench_options *o, int argc, char **argv)
                                         : "unexpected argument '%s' (see --help)",
                       argv[i]);
         if (spec->takes == FLAG) {
-            spec->apply(o, spec->name, NULL);
+            if (spec->apply)
+                spec->apply(o, spec->name, NULL);
+            else
+                *(int *)((char *)o + spec->flag) = 1;
             continue;
         }
         if (i + 1 >= argc || argv[i + 1][0] == '\0')

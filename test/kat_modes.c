@@ -233,39 +233,6 @@ static int get_vector(struct vec_file *vf, const struct vec_record *r,
     return ok;
 }
 
-/* A CTR file in KEY/IV/PT/CT or RFC 3686 (.rsp-like) layout. */
-static void ctr_file(const char *name, const struct fields *fn, long expect)
-{
-    struct vec_file vf;
-    long n = 0;
-    if (vec_load(&vf, name) != 0) {
-        vec_fail_file(&vf);
-        return;
-    }
-    for (size_t i = 0; i < vf.nrecords; i++) {
-        const struct vec_record *r = &vf.records[i];
-        unsigned char *key, *pt, *ct, iv[16];
-        size_t keylen, len;
-        n++;
-        if (*r->section && strcmp(r->section, "ENCRYPT") != 0) {
-            vec_fail(&vf, r, "unexpected section [%s]", r->section);
-            continue;
-        }
-        if (!get_vector(&vf, r, fn, &key, &keylen, iv, &pt, &ct, &len))
-            continue;
-        /* CTR is its own inverse: the same vector checks both directions. */
-        ctr_check(&vf, r, key, keylen, iv, pt, ct, len, "encrypt");
-        ctr_check(&vf, r, key, keylen, iv, ct, pt, len, "decrypt");
-        free(key);
-        free(pt);
-        free(ct);
-    }
-    if (n != expect)
-        vec_fail(&vf, NULL, "file has %ld vectors, expected %ld", n, expect);
-    vec_finish(&vf, "%ld vectors, each encrypted and decrypted", n);
-    vec_free(&vf);
-}
-
 /*
  * ctr/nist-examples-AES_CTR.txt is text extracted from NIST's PDF: labelled
  * values ("Key is", "Plaintext is", ...) followed by lines of 8-digit hex
@@ -561,18 +528,54 @@ static void xts_vector(struct vec_file *vf, const struct vec_record *r,
                 enc ? pt : ct, len, !enc);
 }
 
+/* LRW: KEY is the AES key followed by the 16-byte tweak key K2; both
+ * directions through casm_aes_lrw and CRYPTO_lrw128_encrypt_ecb. */
+static void lrw_vector(struct vec_file *vf, const struct vec_record *r,
+                       const unsigned char *key, size_t keylen,
+                       const unsigned char iv[16], const unsigned char *pt,
+                       const unsigned char *ct, size_t len)
+{
+    static CASM_AES_LRW_KEY lk;
+    int rc = keylen > 16
+        ? casm_aes_lrw_set_key_with(&lk, impl, key, (int)(keylen - 16) * 8)
+        : CASM_ERR_BITS;
+    if (rc != 0) {
+        vec_fail(vf, r, "casm_aes_lrw_set_key_with(%zu-byte key) returned %d", keylen, rc);
+        return;
+    }
+    for (int enc = 1; enc >= 0; enc--) {
+        tweak_check(vf, r, "casm_aes_lrw", run_lrw, &lk, iv, enc ? pt : ct, enc ? ct : pt,
+                    len, enc);
+        tweak_check(vf, r, "CRYPTO_lrw128_encrypt_ecb", run_lrw_ecb, &lk, iv, enc ? pt : ct,
+                    enc ? ct : pt, len, enc);
+    }
+}
+
 /*
- * An XTS file: NIST XTSGen (.rsp; Key, i, PT, CT, DataUnitLen) or IEEE
- * 1619 Annex B (KEY, IV, PT, CT).  Bit-granular NIST records are counted
- * and skipped: byte-oriented XTS cannot express them.
+ * A file of KEY/IV/PT/CT-like records for one mode.  NIST's XTSGen files
+ * (Key, i, PT, CT, DataUnitLen) have [ENCRYPT]/[DECRYPT] sections, and
+ * their bit-granular records are counted and skipped: byte-oriented XTS
+ * cannot express them.
  */
-static void xts_file(const char *name, int nist, long expect, long expect_skip)
+struct mode_file {
+    const char *name;
+    enum { CTR_FILE, CTR_EXAMPLES, XTS_FILE, LRW_FILE } mode;
+    const struct fields *fields;    /* NULL: a NIST XTSGen file */
+    long expect, expect_skip;
+};
+
+static void mode_file(const struct mode_file *mf)
 {
     static const struct fields nist_fields = { "Key", "i", "PT", "CT" };
+    int nist = mf->fields == NULL;
     struct vec_file vf;
     long n[2] = {0, 0}, skipped = 0, total = 0;
 
-    if (vec_load(&vf, name) != 0) {
+    if (mf->mode == CTR_EXAMPLES) {
+        nist_ctr_file(mf->name, mf->expect);
+        return;
+    }
+    if (vec_load(&vf, mf->name) != 0) {
         vec_fail_file(&vf);
         return;
     }
@@ -581,91 +584,52 @@ static void xts_file(const char *name, int nist, long expect, long expect_skip)
         unsigned char *key, *pt, *ct, iv[16];
         size_t keylen, len;
         long bits = 0;
-        int enc = 1;
+        int enc = !nist || strcmp(r->section, "ENCRYPT") == 0;
 
         total++;
-        if (nist) {
-            enc = strcmp(r->section, "ENCRYPT") == 0;
-            if (!enc && strcmp(r->section, "DECRYPT") != 0) {
-                vec_fail(&vf, r, "record outside [ENCRYPT]/[DECRYPT]");
-                continue;
-            }
-            if ((bits = vec_int(&vf, r, "DataUnitLen")) < 0)
-                continue;
-            if (bits % 8) {
-                skipped++;
-                continue;
-            }
+        if (nist ? !enc && strcmp(r->section, "DECRYPT") != 0
+                 : *r->section && strcmp(r->section, "ENCRYPT") != 0) {
+            vec_fail(&vf, r, "unexpected section [%s]", r->section);
+            continue;
         }
-        if (!get_vector(&vf, r, nist ? &nist_fields : &simple_fields, &key,
-                        &keylen, iv, &pt, &ct, &len))
+        if (nist && (bits = vec_int(&vf, r, "DataUnitLen")) < 0)
+            continue;
+        if (bits % 8) {
+            skipped++;
+            continue;
+        }
+        if (!get_vector(&vf, r, nist ? &nist_fields : mf->fields, &key, &keylen, iv, &pt, &ct,
+                        &len))
             continue;
         n[enc]++;
-        if (nist && (size_t)bits != len * 8)
+        if (nist && (size_t)bits != len * 8) {
             vec_fail(&vf, r, "DataUnitLen = %ld but PT is %zu bytes", bits, len);
-        else
+        } else if (mf->mode == CTR_FILE) {
+            /* CTR is its own inverse: the same vector checks both directions. */
+            ctr_check(&vf, r, key, keylen, iv, pt, ct, len, "encrypt");
+            ctr_check(&vf, r, key, keylen, iv, ct, pt, len, "decrypt");
+        } else if (mf->mode == XTS_FILE) {
             xts_vector(&vf, r, key, keylen, iv, pt, ct, len, enc);
+        } else {
+            lrw_vector(&vf, r, key, keylen, iv, pt, ct, len);
+        }
         free(key);
         free(pt);
         free(ct);
     }
-    if (total != expect || skipped != expect_skip)
-        vec_fail(&vf, NULL, "file has %ld records (%ld bit-granular), expected "
-                 "%ld (%ld)", total, skipped, expect, expect_skip);
+    if (total != mf->expect || skipped != mf->expect_skip)
+        vec_fail(&vf, NULL, "file has %ld records (%ld bit-granular), expected %ld (%ld)",
+                 total, skipped, mf->expect, mf->expect_skip);
     if (nist)
-        vec_finish(&vf, "%ld vectors (%ld encrypt, %ld decrypt), each also "
-                   "run in the inverse direction", n[1] + n[0], n[1], n[0]);
+        vec_finish(&vf, "%ld vectors (%ld encrypt, %ld decrypt), each also run in the "
+                   "inverse direction", n[1] + n[0], n[1], n[0]);
     else
         vec_finish(&vf, "%ld vectors, each encrypted and decrypted", n[1]);
     if (nist) {
         char why[96];
-        snprintf(why, sizeof(why), "%ld bit-granular records (DataUnitLen %% 8 "
-                 "!= 0)", skipped);
-        tap_skip(why, "%s", name);
+        snprintf(why, sizeof(why), "%ld bit-granular records (DataUnitLen %% 8 != 0)", skipped);
+        tap_skip(why, "%s", mf->name);
     }
-    vec_free(&vf);
-}
-
-/* LRW: KEY is the AES key followed by the 16-byte tweak key K2. */
-static void lrw_file(const char *name, long expect)
-{
-    static CASM_AES_LRW_KEY lk;
-    struct vec_file vf;
-    long n = 0;
-
-    if (vec_load(&vf, name) != 0) {
-        vec_fail_file(&vf);
-        return;
-    }
-    for (size_t i = 0; i < vf.nrecords; i++) {
-        const struct vec_record *r = &vf.records[i];
-        unsigned char *key, *pt, *ct, iv[16];
-        size_t keylen, len;
-        n++;
-        if (!get_vector(&vf, r, &simple_fields, &key, &keylen, iv, &pt, &ct,
-                        &len))
-            continue;
-        int rc = keylen > 16
-            ? casm_aes_lrw_set_key_with(&lk, impl, key, (int)(keylen - 16) * 8)
-            : CASM_ERR_BITS;
-        if (rc != 0) {
-            vec_fail(&vf, r, "casm_aes_lrw_set_key_with(%zu-byte key) returned "
-                     "%d", keylen, rc);
-        } else {
-            tweak_check(&vf, r, "casm_aes_lrw", run_lrw, &lk, iv, pt, ct, len, 1);
-            tweak_check(&vf, r, "casm_aes_lrw", run_lrw, &lk, iv, ct, pt, len, 0);
-            tweak_check(&vf, r, "CRYPTO_lrw128_encrypt_ecb", run_lrw_ecb, &lk,
-                        iv, pt, ct, len, 1);
-            tweak_check(&vf, r, "CRYPTO_lrw128_encrypt_ecb", run_lrw_ecb, &lk,
-                        iv, ct, pt, len, 0);
-        }
-        free(key);
-        free(pt);
-        free(ct);
-    }
-    if (n != expect)
-        vec_fail(&vf, NULL, "file has %ld vectors, expected %ld", n, expect);
-    vec_finish(&vf, "%ld vectors, each encrypted and decrypted", n);
     vec_free(&vf);
 }
 
@@ -674,14 +638,18 @@ static void lrw_file(const char *name, long expect)
 int main(int argc, char **argv)
 {
     impl = impl_cli_aes(argc, argv);
-    ctr_file("ctr/sp800-38a-f5-ctr.txt", &simple_fields, 3);
-    ctr_file("ctr/rfc3686/aes-128-ctr.txt", &cavp_fields, 3);
-    ctr_file("ctr/rfc3686/aes-192-ctr.txt", &cavp_fields, 3);
-    ctr_file("ctr/rfc3686/aes-256-ctr.txt", &cavp_fields, 3);
-    nist_ctr_file("ctr/nist-examples-AES_CTR.txt", 6);
-    xts_file("xts/XTSGenAES128.rsp", 1, 1000, 200);
-    xts_file("xts/XTSGenAES256.rsp", 1, 1000, 400);
-    xts_file("xts/ieee1619-2007-annexB.txt", 0, 19, 0);
-    lrw_file("lrw/lrw-aes.txt", 9);
+    static const struct mode_file files[] = {
+        { "ctr/sp800-38a-f5-ctr.txt", CTR_FILE, &simple_fields, 3, 0 },
+        { "ctr/rfc3686/aes-128-ctr.txt", CTR_FILE, &cavp_fields, 3, 0 },
+        { "ctr/rfc3686/aes-192-ctr.txt", CTR_FILE, &cavp_fields, 3, 0 },
+        { "ctr/rfc3686/aes-256-ctr.txt", CTR_FILE, &cavp_fields, 3, 0 },
+        { "ctr/nist-examples-AES_CTR.txt", CTR_EXAMPLES, NULL, 6, 0 },
+        { "xts/XTSGenAES128.rsp", XTS_FILE, NULL, 1000, 200 },
+        { "xts/XTSGenAES256.rsp", XTS_FILE, NULL, 1000, 400 },
+        { "xts/ieee1619-2007-annexB.txt", XTS_FILE, &simple_fields, 19, 0 },
+        { "lrw/lrw-aes.txt", LRW_FILE, &simple_fields, 9, 0 },
+    };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+        mode_file(&files[i]);
     return tap_done();
 }

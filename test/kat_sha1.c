@@ -198,46 +198,6 @@ static unsigned char *get_md(struct vec_file *vf, const struct vec_record *r)
     return md;
 }
 
-/* ShortMsg / LongMsg: Len in bits; for Len = 0, Msg = 00 is a placeholder. */
-static void msg_file(const char *name, long expect)
-{
-    struct vec_file vf;
-    long n = 0, minlen = -1, maxlen = -1;
-
-    if (vec_load(&vf, name) != 0) {
-        vec_fail_file(&vf);
-        return;
-    }
-    for (size_t i = 0; i < vf.nrecords; i++) {
-        const struct vec_record *r = &vf.records[i];
-        size_t msglen;
-        n++;
-        long bits = vec_int(&vf, r, "Len");
-        unsigned char *msg = vec_hex(&vf, r, "Msg", &msglen);
-        unsigned char *md = get_md(&vf, r);
-        if (bits >= 0 && msg && md) {
-            size_t len = (size_t)bits / 8;
-            if (bits % 8)
-                vec_fail(&vf, r, "Len = %ld is not whole bytes", bits);
-            else if (msglen != (len ? len : 1))
-                vec_fail(&vf, r, "Len = %ld but Msg has %zu bytes", bits, msglen);
-            else
-                sha1_check(&vf, r, msg, len, md);
-            if (minlen < 0 || (long)len < minlen)
-                minlen = (long)len;
-            if ((long)len > maxlen)
-                maxlen = (long)len;
-        }
-        free(msg);
-        free(md);
-    }
-    if (n != expect)
-        vec_fail(&vf, NULL, "file has %ld vectors, expected %ld", n, expect);
-    vec_finish(&vf, "%ld vectors (messages of %ld to %ld bytes)", n, minlen,
-               maxlen);
-    vec_free(&vf);
-}
-
 /*
  * SHAVS Monte Carlo: from Seed, MD0 = MD1 = MD2 = Seed and
  * MDi = SHA1(MDi-3 || MDi-2 || MDi-1) for i = 3..1002; MD1002 is the
@@ -335,10 +295,15 @@ static unsigned char *fips_message(struct vec_file *vf,
     return msg;
 }
 
-static void fips_file(const char *name, long expect)
+/*
+ * A file of messages and their digests: CAVP ShortMsg / LongMsg (Len in
+ * bits; for Len = 0, Msg = 00 is a placeholder), or the FIPS 180
+ * examples (MSG_LEN bytes of fips_message).
+ */
+static void msg_file(const char *name, int fips, long expect)
 {
     struct vec_file vf;
-    long n = 0;
+    long n = 0, minlen = -1, maxlen = -1;
 
     if (vec_load(&vf, name) != 0) {
         vec_fail_file(&vf);
@@ -346,24 +311,34 @@ static void fips_file(const char *name, long expect)
     }
     for (size_t i = 0; i < vf.nrecords; i++) {
         const struct vec_record *r = &vf.records[i];
-        size_t len = 0;
+        size_t msglen = 0;
         n++;
-        long declared = vec_int(&vf, r, "MSG_LEN");
-        unsigned char *msg = fips_message(&vf, r, &len);
+        long declared = vec_int(&vf, r, fips ? "MSG_LEN" : "Len");
+        unsigned char *msg = fips ? fips_message(&vf, r, &msglen) : vec_hex(&vf, r, "Msg", &msglen);
         unsigned char *md = get_md(&vf, r);
-        if (msg && md && declared >= 0) {
-            if ((size_t)declared != len)
-                vec_fail(&vf, r, "MSG_LEN = %ld but the message has %zu bytes",
-                         declared, len);
+        size_t len = fips ? (size_t)declared : (size_t)declared / 8;
+        if (declared >= 0 && msg && md) {
+            if (!fips && declared % 8)
+                vec_fail(&vf, r, "Len = %ld is not whole bytes", declared);
+            else if (msglen != (len || fips ? len : 1))
+                vec_fail(&vf, r, "%s = %ld but the message has %zu bytes", fips ? "MSG_LEN" : "Len",
+                         declared, msglen);
             else
                 sha1_check(&vf, r, msg, len, md);
+            if (minlen < 0 || (long)len < minlen)
+                minlen = (long)len;
+            if ((long)len > maxlen)
+                maxlen = (long)len;
         }
         free(msg);
         free(md);
     }
     if (n != expect)
         vec_fail(&vf, NULL, "file has %ld vectors, expected %ld", n, expect);
-    vec_finish(&vf, "%ld vectors", n);
+    if (fips)
+        vec_finish(&vf, "%ld vectors", n);
+    else
+        vec_finish(&vf, "%ld vectors (messages of %ld to %ld bytes)", n, minlen, maxlen);
     vec_free(&vf);
 }
 
@@ -375,10 +350,10 @@ int main(int argc, char **argv)
         tap_diag("%s is the dispatcher's choice: SHA1(), SHA1_Update, casm_sha1 and "
                  "casm_sha1_init/update/final are checked too", impl->name);
 
-    msg_file("sha1/SHA1ShortMsg.rsp", 65);
-    msg_file("sha1/SHA1LongMsg.rsp", 64);
+    msg_file("sha1/SHA1ShortMsg.rsp", 0, 65);
+    msg_file("sha1/SHA1LongMsg.rsp", 0, 64);
     monte_file("sha1/SHA1Monte.rsp", 100);
-    fips_file("sha1/fips180-examples.txt", 3);
+    msg_file("sha1/fips180-examples.txt", 1, 3);
     cuts_against_one_shot();
     return tap_done();
 }

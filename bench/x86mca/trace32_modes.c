@@ -86,47 +86,8 @@ static void aes586_ocb_dec(const unsigned char *in, unsigned char *out, size_t b
                    checksum);
 }
 
-static void aesni_ecb_mode(const unsigned char *in, unsigned char *out, size_t len,
-                           void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2, (void)iv;
-    aesni_ecb_encrypt(in, out, len, key1, 1);
-}
-static void aesni_ecb_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
-                               void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2, (void)iv;
-    aesni_ecb_encrypt(in, out, len, key1, 0);
-}
-static void aesni_cbc_enc_mode(const unsigned char *in, unsigned char *out, size_t len,
-                               void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2;
-    aesni_cbc_encrypt(in, out, len, key1, iv, 1);
-}
-static void aesni_cbc_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
-                               void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2;
-    aesni_cbc_encrypt(in, out, len, key1, iv, 0);
-}
-static void aesni_xts_mode(const unsigned char *in, unsigned char *out, size_t len,
-                           void *key1, void *key2, unsigned char *iv)
-{
-    aesni_xts_encrypt(in, out, len, key1, key2, iv);
-}
-static void aesni_xts_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
-                               void *key1, void *key2, unsigned char *iv)
-{
-    aesni_xts_decrypt(in, out, len, key1, key2, iv);
-}
-static void aesni_lrw_mode(const unsigned char *in, unsigned char *out, size_t len,
-                           void *key1, void *key2, unsigned char *iv)
-{
-    CRYPTO_lrw128_encrypt_ecb(key2, key1, aesni_ecb, 1, iv, in, out, len);
-}
-
-/* CTR and OCB in run_mode's shape: CALL over its arguments (dm_modes.h). */
+/* Each mode in run_mode's shape: CALL over its arguments (CTR and OCB as
+ * dm_modes.h calls them). */
 #define RUN_MODE(name, call)                                                                \
     static void name(const unsigned char *in, unsigned char *out, size_t len, void *key1, \
                      void *key2, unsigned char *iv)                                        \
@@ -134,54 +95,29 @@ static void aesni_lrw_mode(const unsigned char *in, unsigned char *out, size_t l
         (void)key2, (void)iv;                                                              \
         call;                                                                              \
     }
+RUN_MODE(aesni_ecb_mode, aesni_ecb_encrypt(in, out, len, key1, 1))
+RUN_MODE(aesni_ecb_dec_mode, aesni_ecb_encrypt(in, out, len, key1, 0))
+RUN_MODE(aesni_cbc_enc_mode, aesni_cbc_encrypt(in, out, len, key1, iv, 1))
+RUN_MODE(aesni_cbc_dec_mode, aesni_cbc_encrypt(in, out, len, key1, iv, 0))
+RUN_MODE(aesni_xts_mode, aesni_xts_encrypt(in, out, len, key1, key2, iv))
+RUN_MODE(aesni_xts_dec_mode, aesni_xts_decrypt(in, out, len, key1, key2, iv))
+RUN_MODE(aesni_lrw_mode, CRYPTO_lrw128_encrypt_ecb(key2, key1, aesni_ecb, 1, iv, in, out, len))
 RUN_MODE(aesni_ctr_mode, dm_ctr_call(aesni_ctr32_encrypt_blocks, in, out, len, key1, iv))
 RUN_MODE(aesni_ocb_enc_mode, dm_ocb_call(aesni_ocb_encrypt, in, out, len, key1, key2))
 RUN_MODE(aesni_ocb_dec_mode, dm_ocb_call(aesni_ocb_decrypt, in, out, len, key1, key2))
 
-static void x86_ecb_mode(const unsigned char *in, unsigned char *out, size_t len,
-                         void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2, (void)iv;
-    for (size_t i = 0; i + 16 <= len; i += 16)
-        AES_encrypt(in + i, out + i, key1);
-}
-static void x86_ecb_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
-                             void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2, (void)iv;
-    for (size_t i = 0; i + 16 <= len; i += 16)
-        AES_decrypt(in + i, out + i, key1);
-}
-static void x86_cbc_enc_mode(const unsigned char *in, unsigned char *out, size_t len,
-                             void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2;
-    AES_cbc_encrypt(in, out, len, key1, iv, 1);
-}
-static void x86_cbc_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
-                             void *key1, void *key2, unsigned char *iv)
-{
-    (void)key2;
-    AES_cbc_encrypt(in, out, len, key1, iv, 0);
-}
-static void x86_xts_mode(const unsigned char *in, unsigned char *out, size_t len,
-                         void *key1, void *key2, unsigned char *iv)
-{
-    const XTS128_CONTEXT ctx = { key1, key2, aes586_block, aes586_block };
-    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, 1);
-}
-static void x86_xts_dec_mode(const unsigned char *in, unsigned char *out, size_t len,
-                             void *key1, void *key2, unsigned char *iv)
-{
-    const XTS128_CONTEXT ctx = { key1, key2, aes586_decrypt_block, aes586_block };
-    CRYPTO_xts128_encrypt(&ctx, iv, in, out, len, 0);
-}
-static void x86_lrw_mode(const unsigned char *in, unsigned char *out, size_t len,
-                         void *key1, void *key2, unsigned char *iv)
-{
-    CRYPTO_lrw128_encrypt(key2, key1, aes586_block, iv, in, out, len);
-}
-
+RUN_MODE(x86_ecb_mode, for (size_t i = 0; i + 16 <= len; i += 16) AES_encrypt(in + i, out + i, key1))
+RUN_MODE(x86_ecb_dec_mode, for (size_t i = 0; i + 16 <= len; i += 16) AES_decrypt(in + i, out + i, key1))
+RUN_MODE(x86_cbc_enc_mode, AES_cbc_encrypt(in, out, len, key1, iv, 1))
+RUN_MODE(x86_cbc_dec_mode, AES_cbc_encrypt(in, out, len, key1, iv, 0))
+RUN_MODE(x86_xts_mode, CRYPTO_xts128_encrypt(&(const XTS128_CONTEXT){ key1, key2, aes586_block,
+                                                                      aes586_block },
+                                             iv, in, out, len, 1))
+RUN_MODE(x86_xts_dec_mode, CRYPTO_xts128_encrypt(&(const XTS128_CONTEXT){ key1, key2,
+                                                                          aes586_decrypt_block,
+                                                                          aes586_block },
+                                                 iv, in, out, len, 0))
+RUN_MODE(x86_lrw_mode, CRYPTO_lrw128_encrypt(key2, key1, aes586_block, iv, in, out, len))
 RUN_MODE(x86_ctr_mode, dm_ctr_call(aes586_ctr32, in, out, len, key1, iv))
 RUN_MODE(x86_ocb_enc_mode, dm_ocb_call(aes586_ocb_enc, in, out, len, key1, key2))
 RUN_MODE(x86_ocb_dec_mode, dm_ocb_call(aes586_ocb_dec, in, out, len, key1, key2))

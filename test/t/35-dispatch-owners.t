@@ -18,10 +18,11 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
 use lib "$FindBin::Bin/../../perlasm/lib";
 use lib "$FindBin::Bin/../../tools/lib";
 use Capture qw(capture);
+use Slurp qw(slurp_or_die);
 use Common::Dispatch;
 use ImplRuns qw(result finish);
 use ModuleTable qw(read_table table_path);
@@ -34,14 +35,7 @@ my ($st, $out) = capture('git', '-C', $root, 'ls-files');
 result($st == 0, 'git ls-files lists the tree') or finish();
 my @files = grep { -f "$root/$_" } split /\n/, $out;
 
-sub slurp {
-    my ($file) = @_;
-    open(my $fh, '<', $file) or return '';
-    local $/;
-    return scalar <$fh>;
-}
-
-my %text = map { $_ => slurp("$root/$_") } @files;
+my %text = map { $_ => slurp_or_die("$root/$_") } @files;
 my @mention = grep { $text{$_} =~ /OPENSSL_ia32cap_P/ } @files;
 
 my @crypto = grep { m{^crypto/} && !m{^crypto/cpuid/} } @mention;
@@ -51,7 +45,7 @@ result(!@crypto, 'under crypto/ only crypto/cpuid/ mentions OPENSSL_ia32cap_P'
 my @rows = read_table(table_path($root));
 my @module_files = map { my $r = $_; ($r->{script}, map { glob("$root/$_") } @{ $r->{helpers} }) } @rows;
 s{^\Q$root\E/}{} for @module_files;
-my @own_tests = grep { ($text{$_} // slurp("$root/$_")) =~ /IA32Cap::(?:word|bit|word_bit_pairs)\b|OPENSSL_ia32cap_P/ }
+my @own_tests = grep { ($text{$_} // slurp_or_die("$root/$_")) =~ /IA32Cap::(?:word|bit|word_bit_pairs)\b|OPENSSL_ia32cap_P/ }
     @module_files;
 result(!@own_tests, 'no module script or helper names a capability bit or the capability words'
        . (@own_tests ? " (@own_tests)" : ''));

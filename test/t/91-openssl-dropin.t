@@ -44,7 +44,8 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/../../support/perl";
+use Slurp qw(slurp spew);
 use File::Path qw(make_path remove_tree);
 use File::Temp qw(tempdir);
 use File::Find qw(find);
@@ -83,19 +84,11 @@ sub dropin {
     return ($st, $out, scalar(<$eh>) // '');
 }
 
+# spew, making the file's directory first.
 sub write_file {
     my ($file, $text) = @_;
     make_path($1) if $file =~ m{^(.*)/[^/]+$};
-    open(my $fh, '>', $file) or die "$file: $!\n";
-    print $fh $text;
-    close $fh;
-}
-
-sub slurp {
-    my ($file) = @_;
-    open(my $fh, '<', $file) or return undef;
-    local $/;
-    return scalar <$fh>;
+    spew($file, $text);
 }
 
 # Every path under a directory with its size and mtime, to show that a run
@@ -120,31 +113,6 @@ sub build_log_of {
 }
 
 sub diag { print "# $_\n" for split /\n/, $_[0] }
-
-# --- argument errors -------------------------------------------------------
-my ($st, $out, $err) = dropin([]);
-result(exit_code($st) == 2 && $err =~ /OPENSSL_SRC is not set/,
-       'no OPENSSL_SRC: exit 2, "OPENSSL_SRC is not set"');
-
-($st, $out, $err) = dropin(['--src', "$dir/nowhere"]);
-result(exit_code($st) == 2 && $err =~ /no such directory/,
-       'OPENSSL_SRC not a directory: exit 2, "no such directory"');
-
-make_path("$dir/empty");
-($st, $out, $err) = dropin(['--src', "$dir/empty"]);
-my @left = glob("$dir/empty/* $dir/empty/.??*");
-result(exit_code($st) == 2 && $err =~ /not an OpenSSL source tree/ && !@left,
-       'a directory that is no tree: exit 2, "not an OpenSSL source tree", nothing written');
-
-my $v31 = "$dir/openssl-3.1";
-write_file("$v31/VERSION.dat", "MAJOR=3\nMINOR=1\nPATCH=4\n");
-write_file("$v31/Configure", "#!/bin/sh\ntouch configured\n");
-chmod 0755, "$v31/Configure";
-my $before = snapshot($v31);
-($st, $out, $err) = dropin(['--src', $v31]);
-result(exit_code($st) == 2 && $err =~ /is OpenSSL 3\.1\.4; the drop-in is for 3\.0\.x and 3\.5\.x/
-       && snapshot($v31) eq $before,
-       'a 3.1 tree: exit 2, names its version, 3.0.x and 3.5.x, tree untouched');
 
 # --- a mock OpenSSL 3.0 tree ----------------------------------------------
 # Configure writes configdata.pm and the Makefile; the Makefile has
@@ -204,90 +172,82 @@ sub is_restored {
 
 my @sha1_only = ('--modules', 'sha1-x86_64');
 
-my $t = mock_tree('configured-x86');
-write_file("$t/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86\",\n);\n");
-$before = snapshot($t);
-($st, $out, $err) = dropin(['--src', $t, @sha1_only]);
-result(exit_code($st) == 2 && $err =~ /configured for linux-x86, not linux-x86_64/
-       && snapshot($t) eq $before,
-       'a tree configured for linux-x86, run for x86_64: exit 2, names both targets, untouched');
-
-$t = mock_tree('configured-in-place');
-write_file("$t/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86_64\",\n);\n");
-$before = snapshot($t);
-($st, $out, $err) = dropin(['--src', $t, '--build', "$dir/out-of-tree", @sha1_only]);
-result(exit_code($st) == 2 && $err =~ /is itself configured.*builds out of tree only from a clean source tree/
-       && snapshot($t) eq $before && !-e "$dir/out-of-tree",
-       'an out-of-tree build from a tree configured in place: exit 2, says why, nothing created');
-
-$t = mock_tree('args');
-$before = snapshot($t);
-($st, $out, $err) = dropin(['--src', $t, '--modules', 'sha1-x86_64,no-such-module']);
-result(exit_code($st) == 2 && $err =~ /unknown module 'no-such-module'/,
-       'unknown module: exit 2, names it');
-($st, $out, $err) = dropin(['--src', $t, '--modules', 'aes-586']);
-result(exit_code($st) == 2 && $err =~ /aes-586 is for --arch x86/,
-       'a 32-bit module for the x86_64 build: exit 2');
-($st, $out, $err) = dropin(['--src', $t, '--arch', 'arm']);
-result(exit_code($st) == 2 && $err =~ /--arch arm: want x86_64 or x86/, 'unknown --arch: exit 2');
-result(snapshot($t) eq $before, 'argument errors left the mock tree untouched');
-
+# --- argument errors and the symbol check: nothing touched -----------------
+make_path("$dir/empty");
+my $v31 = "$dir/openssl-3.1";
+write_file("$v31/VERSION.dat", "MAJOR=3\nMINOR=1\nPATCH=4\n");
+write_file("$v31/Configure", "#!/bin/sh\ntouch configured\n");
+chmod 0755, "$v31/Configure";
+my ($x86, $in_place) = map { mock_tree("configured-$_") } qw(x86 in-place);
+write_file("$x86/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86\",\n);\n");
+write_file("$in_place/configdata.pm", "our %config = (\n    \"target\" => \"linux-x86_64\",\n);\n");
+my $t = mock_tree('args');
+my $t35 = mock_tree('check-3.5', 5);
 # Debian's source tree before debian/rules extracted its binary test data.
 my $deb = mock_tree('debian');
-make_path("$deb/test/data");
 write_file("$deb/test/data/kept.der", "binary test data\n");
 system('tar', 'cf', "$deb/binary.tar", '-C', $deb, 'test/data/kept.der') == 0 or die;
 make_path("$deb/debian");
 rename "$deb/binary.tar", "$deb/debian/binary.tar" or die;
 unlink "$deb/test/data/kept.der";
-my $deb_before = snapshot($deb);
-($st, $out, $err) = dropin(['--src', $deb, @sha1_only]);
-result(exit_code($st) == 2 && $err =~ m{test data is still in debian/binary\.tar \(test/data/kept\.der\).*tar xf debian/binary\.tar}
-       && snapshot($deb) eq $deb_before,
-       'a Debian tree with debian/binary.tar not extracted: exit 2, names the file and the fix');
-
-# --- the symbol check, before anything is touched --------------------------
 # The table's x86_64 modules whose lists have no known gap.
-my @complete = map { $_->{name} } grep { my $m = $_; $m->{arch} eq 'x86_64' && !grep { /^missing:/ } do {
-                          open(my $fh, '<', "$root/$m->{symbols}") or ();
-                          $fh ? <$fh> : () } } read_table(table_path($root));
-($st, $out, $err) = dropin(['--src', $t, '--check-only', '--modules', join(',', @complete)]);
-result($st == 0 && $out =~ /the tree was not touched/ && snapshot($t) eq $before,
-       "--check-only with @complete: exit 0, tree untouched") or diag($err);
-
-my $syms = "$dir/symbols";
-make_path($syms);
-write_file("$syms/sha1-x86_64.txt",
-           slurp("$root/tools/openssl-symbols/sha1-x86_64.txt")
-           . "no_such_export_for_test  test/t/91-openssl-dropin.t:negative_control\n");
-($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only, '--symbols', $syms]);
-result(exit_code($st) == 1 && $err =~ /does not export no_such_export_for_test.*negative_control/
-       && $err =~ /nothing was changed/ && snapshot($t) eq $before,
-       'a required symbol we lack: exit 1, names it and its user, tree untouched');
-
-# A symbol only 3.5 needs ([3.5]) is required of a 3.5 tree, not of a 3.0
-# one; the 3.0 tree ($t) and the 3.5 one are otherwise the same.
-my $t35 = mock_tree('check-3.5', 5);
-my $before35 = snapshot($t35);
-write_file("$syms/sha1-x86_64.txt",
-           slurp("$root/tools/openssl-symbols/sha1-x86_64.txt")
-           . "no_such_export_for_test [3.5]  test/t/91-openssl-dropin.t:negative_control\n");
-($st, $out, $err) = dropin(['--src', $t, '--check-only', @sha1_only, '--symbols', $syms]);
-result($st == 0 && snapshot($t) eq $before, 'a symbol tagged [3.5]: not required of a 3.0 tree')
-    or diag($err);
-($st, $out, $err) = dropin(['--src', $t35, '--check-only', @sha1_only, '--symbols', $syms]);
-result(exit_code($st) == 1 && $err =~ /does not export no_such_export_for_test.*negative_control/
-       && $out =~ /OpenSSL 3\.5\.99 at/ && snapshot($t35) eq $before35,
-       'a symbol tagged [3.5]: required of a 3.5 tree (exit 1, named), tree untouched')
-    or diag($out . $err);
-
-($st, $out, $err) = dropin(['--src', $t35, '--check-only', @sha1_only, '--version', '3.0']);
-result(exit_code($st) == 2 && $err =~ /is OpenSSL 3\.5\.99, not 3\.0 as --version asks/
-       && snapshot($t35) eq $before35,
-       'a 3.5 tree with --version 3.0: exit 2, names both, untouched');
-($st, $out, $err) = dropin(['--translator', '--version', '3.1']);
-result(exit_code($st) == 2 && $err =~ /--version 3\.1: want one of 3\.0 3\.5/,
-       '--version naming an unknown series: exit 2, lists the known ones');
+my @complete = map { $_->{name} } grep { $_->{arch} eq 'x86_64'
+    && (slurp("$root/$_->{symbols}") // '') !~ /^missing:/m } read_table(table_path($root));
+# Required lists asking for an export we lack, for every series and for
+# 3.5 only ([3.5]).
+my %syms;
+for my $tag ('', ' [3.5]') {
+    $syms{$tag} = "$dir/symbols$tag" =~ s/ \[3\.5\]/-3.5/r;
+    write_file("$syms{$tag}/sha1-x86_64.txt", slurp("$root/tools/openssl-symbols/sha1-x86_64.txt")
+               . "no_such_export_for_test$tag  test/t/91-openssl-dropin.t:negative_control\n");
+}
+my $lacks = qr/does not export no_such_export_for_test.*negative_control/;
+# [what, arguments, exit status, what stdout and stderr say, the tree left
+# untouched]
+my @refusals = (
+    [ 'no OPENSSL_SRC', [], 2, qr/OPENSSL_SRC is not set/ ],
+    [ 'OPENSSL_SRC not a directory', [ '--src', "$dir/nowhere" ], 2, qr/no such directory/ ],
+    [ 'a directory that is no tree', [ '--src', "$dir/empty" ], 2, qr/not an OpenSSL source tree/, "$dir/empty" ],
+    [ 'a 3.1 tree: names its version, 3.0.x and 3.5.x', [ '--src', $v31 ], 2,
+      qr/is OpenSSL 3\.1\.4; the drop-in is for 3\.0\.x and 3\.5\.x/, $v31 ],
+    [ 'a tree configured for linux-x86, run for x86_64: names both targets', [ '--src', $x86, @sha1_only ], 2,
+      qr/configured for linux-x86, not linux-x86_64/, $x86 ],
+    [ 'an out-of-tree build from a tree configured in place: says why',
+      [ '--src', $in_place, '--build', "$dir/out-of-tree", @sha1_only ], 2,
+      qr/is itself configured.*builds out of tree only from a clean source tree/, $in_place ],
+    [ 'unknown module', [ '--src', $t, '--modules', 'sha1-x86_64,no-such-module' ], 2,
+      qr/unknown module 'no-such-module'/, $t ],
+    [ 'a 32-bit module for the x86_64 build', [ '--src', $t, '--modules', 'aes-586' ], 2,
+      qr/aes-586 is for --arch x86/, $t ],
+    [ 'unknown --arch', [ '--src', $t, '--arch', 'arm' ], 2, qr/--arch arm: want x86_64 or x86/, $t ],
+    [ 'a Debian tree with debian/binary.tar not extracted: names the file and the fix',
+      [ '--src', $deb, @sha1_only ], 2,
+      qr{test data is still in debian/binary\.tar \(test/data/kept\.der\).*tar xf debian/binary\.tar}, $deb ],
+    [ "--check-only with @complete", [ '--src', $t, '--check-only', '--modules', join(',', @complete) ], 0,
+      qr/the tree was not touched/, $t ],
+    [ 'a required symbol we lack: names it and its user',
+      [ '--src', $t, '--check-only', @sha1_only, '--symbols', $syms{''} ], 1,
+      qr/(?s)^(?=.*$lacks)(?=.*nothing was changed)/, $t ],
+    [ 'a symbol tagged [3.5] is not required of a 3.0 tree',
+      [ '--src', $t, '--check-only', @sha1_only, '--symbols', $syms{' [3.5]'} ], 0, qr/^/, $t ],
+    [ 'a symbol tagged [3.5] is required of a 3.5 tree, named',
+      [ '--src', $t35, '--check-only', @sha1_only, '--symbols', $syms{' [3.5]'} ], 1,
+      qr/(?s)^(?=.*OpenSSL 3\.5\.99 at)(?=.*$lacks)/, $t35 ],
+    [ 'a 3.5 tree with --version 3.0: names both', [ '--src', $t35, '--check-only', @sha1_only, '--version', '3.0' ], 2,
+      qr/is OpenSSL 3\.5\.99, not 3\.0 as --version asks/, $t35 ],
+    [ '--version naming an unknown series: lists the known ones', [ '--translator', '--version', '3.1' ], 2,
+      qr/--version 3\.1: want one of 3\.0 3\.5/ ],
+);
+my %before = map { $_->[4] ? ($_->[4] => snapshot($_->[4])) : () } @refusals;
+for my $case (@refusals) {
+    my ($what, $args, $status, $says, $tree) = @$case;
+    my ($st, $out, $err) = dropin($args);
+    result(exit_code($st) == $status && "$out$err" =~ $says && (!$tree || snapshot($tree) eq $before{$tree}),
+           "$what: exit $status" . ($tree ? ', the tree untouched' : '')) or diag($out . $err);
+}
+result(!-e "$dir/out-of-tree", 'the refused out-of-tree build created no build directory');
+my ($st, $out, $err);
+my $before = $before{$t};
 
 {
     # Another run holds the build directory.
